@@ -1,0 +1,36 @@
+# Two commands set everything up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: demo test fuzz venv clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## Convert the quickstart examples, print their rewritten source and run them jitted.
+demo: venv
+	$(PY) examples/demo.py
+
+## Run the whole test suite (hypothesis runs its bounded CI profile).
+test: venv
+	$(PY) -m pytest
+
+## Long generated-program run: make fuzz FUZZ_SEED=1 FUZZ_COUNT=5000
+FUZZ_SEED ?= 0
+FUZZ_COUNT ?= 3000
+fuzz: venv
+	AUTOGRAPH_LITE_FUZZ_SEED=$(FUZZ_SEED) AUTOGRAPH_LITE_FUZZ_COUNT=$(FUZZ_COUNT) \
+		$(PY) -m pytest -m fuzz -p no:cacheprovider tests/test_generated_programs.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,85 @@
+"""Static analysis of a function before rewriting: what each control-flow statement carries.
+
+One rule decides what a statement carries: the names written in it that are live after it, or read in
+its body before the body has surely written them (in a loop, that is the value from the previous
+iteration). Temporaries local to a branch or a body are not carried.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import gast
+
+from .definitions import Bound, Definitions, surely_assigned
+from .liveness import Liveness
+from .names import reads, target_names, writes
+
+__all__ = ["StatementInfo", "analyze", "reads", "surely_assigned", "target_names", "writes"]
+
+
+@dataclasses.dataclass(frozen=True)
+class StatementInfo:
+    """What one ``if`` / ``while`` / ``for`` needs from the rewriter."""
+
+    carried: tuple[str, ...]
+    # Carried names that no path has bound before the statement: they start as ``Undefined``.
+    unbound: tuple[str, ...]
+    # Carried names bound on some paths only: looked up at run time.
+    maybe_unbound: tuple[str, ...]
+    live_after: frozenset[str]
+    # Names read in the body (either branch) before the body has surely written them.
+    live_into_body: frozenset[str]
+
+
+def analyze(function: gast.FunctionDef) -> dict[gast.AST, StatementInfo]:
+    """Side table from each compound statement of ``function`` to its ``StatementInfo``."""
+    liveness = Liveness()
+    liveness.analyze_function(function)
+    definitions = Definitions()
+    definitions.analyze_function(function, _parameters(function.args))
+    outer_scope = _declared_outer(function)
+
+    table: dict[gast.AST, StatementInfo] = {}
+    for node, live_after in liveness.live_after.items():
+        written = _written_by(node) - outer_scope
+        needed = live_after | liveness.live_into_body[node]
+        if isinstance(node, gast.While):
+            needed |= reads(node.test)  # the test runs again after every iteration
+        carried = tuple(sorted(written & needed))
+        bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
+        table[node] = StatementInfo(
+            carried=carried,
+            unbound=tuple(n for n in carried if n not in bound.possibly),
+            maybe_unbound=tuple(n for n in carried if n in bound.possibly and n not in bound.surely),
+            live_after=live_after,
+            live_into_body=liveness.live_into_body[node],
+        )
+    return table
+
+
+def _written_by(node: gast.AST) -> set[str]:
+    if isinstance(node, gast.If):
+        return writes(node.body) | writes(node.orelse)
+    if isinstance(node, gast.For):
+        return writes(node.body) | target_names(node.target)
+    return writes(node.body)
+
+
+def _parameters(args: gast.arguments) -> set[str]:
+    names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names |= {extra.id for extra in (args.vararg, args.kwarg) if extra is not None}
+    return names
+
+
+def _declared_outer(function: gast.FunctionDef) -> set[str]:
+    """Names the function declares ``global`` or ``nonlocal``: they are not its locals."""
+    declared: set[str] = set()
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            declared.update(node.names)
+        elif not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+            pending.extend(gast.iter_child_nodes(node))
+    return declared

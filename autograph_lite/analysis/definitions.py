@@ -1,0 +1,101 @@
+"""Forward analysis: which names are surely, or possibly, bound before each compound statement.
+
+A staged statement passes its carried names to helper functions, so each of them must hold a value
+on entry. Names bound on no path so far start as ``Undefined``; names bound on some paths only are
+looked up at run time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import gast
+
+from .names import target_names, writes
+
+
+@dataclasses.dataclass(frozen=True)
+class Bound:
+    """Names bound on every path (``surely``) and on at least one path (``possibly``)."""
+
+    surely: frozenset[str]
+    possibly: frozenset[str]
+
+    def bind(self, names: set[str] | frozenset[str]) -> "Bound":
+        return Bound(self.surely | names, self.possibly | names)
+
+    def merge(self, other: "Bound") -> "Bound":
+        return Bound(self.surely & other.surely, self.possibly | other.possibly)
+
+
+# A path that has left (return, raise) binds everything as far as the code after it is concerned.
+_LEFT = None
+
+
+class Definitions:
+    """``Bound`` sets in force just before each compound statement, keyed by the original nodes."""
+
+    def __init__(self) -> None:
+        self.before: dict[gast.AST, Bound] = {}
+
+    def _loop(self, node: gast.While | gast.For, entered: Bound, skipped: Bound, body_writes: set[str]) -> Bound | None:
+        """A body runs zero or more times: from its second run on, what it binds may already be bound."""
+        self.block(node.body, Bound(entered.surely, entered.possibly | body_writes))
+        return self.block(node.orelse, Bound(skipped.surely, skipped.possibly | body_writes))
+
+    def analyze_function(self, node: gast.FunctionDef, parameters: set[str]) -> None:
+        start = Bound(frozenset(parameters), frozenset(parameters))
+        self.block(node.body, start)
+
+    def block(self, statements: list[gast.stmt], bound: Bound | None) -> Bound | None:
+        for statement in statements:
+            if bound is _LEFT:
+                return _LEFT
+            bound = self.statement(statement, bound)
+        return bound
+
+    def statement(self, node: gast.stmt, bound: Bound) -> Bound | None:
+        if isinstance(node, (gast.If, gast.While, gast.For)):
+            self.before[node] = bound
+        if isinstance(node, gast.If):
+            after_test = bound.bind(writes(node.test))
+            return _merge(self.block(node.body, after_test), self.block(node.orelse, after_test))
+        if isinstance(node, gast.While):
+            after_test = bound.bind(writes(node.test))
+            return self._loop(node, after_test, after_test, writes(node.body) | writes(node.test))
+        if isinstance(node, gast.For):
+            bound_by_target = target_names(node.target)
+            entered = bound.bind(bound_by_target)
+            return self._loop(node, entered, bound, writes(node.body) | bound_by_target)
+        if isinstance(node, (gast.Return, gast.Raise)):
+            return _LEFT
+        if isinstance(node, gast.Try):
+            # Any statement may raise into a handler: only what was bound before is sure.
+            self.block(node.body + node.orelse, bound)
+            for handler in node.handlers:
+                self.block(handler.body, bound)
+            everything = writes(node.body) | writes(node.handlers) | writes(node.orelse)
+            return self.block(node.finalbody, Bound(bound.surely, bound.possibly | everything))
+        if isinstance(node, gast.With):
+            entered = bound
+            for item in node.items:
+                entered = entered.bind(writes(item.optional_vars))
+            return self.block(node.body, entered)
+        if isinstance(node, gast.Delete):
+            removed = writes(node)
+            return Bound(bound.surely - removed, bound.possibly)
+        return bound.bind(writes(node))
+
+
+def _merge(left: Bound | None, right: Bound | None) -> Bound | None:
+    if left is _LEFT:
+        return right
+    if right is _LEFT:
+        return left
+    return left.merge(right)
+
+
+def surely_assigned(statements: list[gast.stmt]) -> frozenset[str] | None:
+    """Names that every path through ``statements`` binds; ``None`` when every path returns or raises."""
+    after = Definitions().block(statements, Bound(frozenset(), frozenset()))
+    return None if after is _LEFT else after.surely

@@ -1,0 +1,91 @@
+"""Backward liveness over structured statements.
+
+Runs after the early-exit pass, so inside loops there is no ``break``, ``continue`` or ``return``
+left; a ``return`` or ``raise`` elsewhere simply ends the path. For every compound statement it
+records the names live right after it and, for loops, the names live at the top of the body.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from .names import reads, target_names, writes
+
+
+class Liveness:
+    """Live-variable sets keyed by the original statement nodes."""
+
+    def __init__(self) -> None:
+        self.live_after: dict[gast.AST, frozenset[str]] = {}
+        # Names read in a body (or branch) before the body is sure to have written them.
+        self.live_into_body: dict[gast.AST, frozenset[str]] = {}
+
+    def analyze_function(self, node: gast.FunctionDef | gast.Lambda) -> None:
+        if isinstance(node, gast.Lambda):
+            return
+        self.block(node.body, frozenset())
+
+    def block(self, statements: list[gast.stmt], live_out: frozenset[str]) -> frozenset[str]:
+        live = live_out
+        for statement in reversed(statements):
+            live = self.statement(statement, live)
+        return live
+
+    def statement(self, node: gast.stmt, live_out: frozenset[str]) -> frozenset[str]:
+        if isinstance(node, gast.If):
+            return self._if(node, live_out)
+        if isinstance(node, gast.While):
+            return self._while(node, live_out)
+        if isinstance(node, gast.For):
+            return self._for(node, live_out)
+        if isinstance(node, (gast.Return, gast.Raise)):
+            return frozenset(reads(node))
+        if isinstance(node, gast.With):
+            live = self.block(node.body, live_out)
+            for item in reversed(node.items):
+                live = (live - writes(item.optional_vars)) | reads(item.context_expr)
+            return live
+        if isinstance(node, gast.Try):
+            # Any statement of the body may raise into a handler: everything they read is live.
+            after = self.block(node.finalbody, live_out)
+            handlers = frozenset().union(*(self.block(h.body, after) for h in node.handlers))
+            body = self.block(node.body + node.orelse, after | handlers)
+            return body | handlers | reads(node.handlers)
+        if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+            return (live_out - {node.name}) | reads(node)
+        return (live_out - writes(node)) | reads(node)
+
+    def _if(self, node: gast.If, live_out: frozenset[str]) -> frozenset[str]:
+        self.live_after[node] = live_out
+        into_body = self.block(node.body, live_out)
+        into_orelse = self.block(node.orelse, live_out)
+        self.live_into_body[node] = into_body | into_orelse
+        return frozenset(reads(node.test)) | into_body | into_orelse
+
+    def _while(self, node: gast.While, live_out: frozenset[str]) -> frozenset[str]:
+        self.live_after[node] = live_out
+        exit_live = self.block(node.orelse, live_out)
+        test_reads = frozenset(reads(node.test)) - writes(node.test)
+        head = exit_live | test_reads
+        while True:  # fixpoint: what the body needs at its top flows back to the loop head
+            into_body = self.block(node.body, head)
+            new_head = exit_live | test_reads | (into_body - writes(node.test))
+            if new_head == head:
+                break
+            head = new_head
+        self.live_into_body[node] = into_body
+        return head
+
+    def _for(self, node: gast.For, live_out: frozenset[str]) -> frozenset[str]:
+        self.live_after[node] = live_out
+        exit_live = self.block(node.orelse, live_out)
+        bound = target_names(node.target)
+        head = exit_live
+        while True:
+            into_body = self.block(node.body, head)
+            new_head = exit_live | (into_body - bound)
+            if new_head == head:
+                break
+            head = new_head
+        self.live_into_body[node] = into_body - bound
+        return head | reads(node.iter)

@@ -1,0 +1,86 @@
+"""Compile a rewritten function and rebuild it around the original's globals and closure cells.
+
+The rewritten ``def`` is compiled inside a factory whose parameters are the original's free
+variables and ``_ag``, so that the new code object refers to them as free variables too. The factory
+is never run: its inner code object is taken from its constants and given the original cells, so a
+later rebinding of a captured variable is seen, and the runtime name ``_ag`` reaches generated code
+without touching the user's module globals. Every node keeps the user's line numbers and file name,
+so tracebacks, pdb and JAX's own messages point at the user's source.
+"""
+
+from __future__ import annotations
+
+import __future__
+import ast
+import dataclasses
+import functools
+import types
+
+import gast
+
+from .passes.templates import RUNTIME
+from .source import ParsedFunction
+
+_FACTORY = "_ag_factory"
+_FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledCode:
+    """A converted function's code object, ready to be bound to any closure of the original."""
+
+    code: types.CodeType
+    source: str
+
+
+def to_python_ast(node: gast.AST) -> ast.AST:
+    return gast.gast_to_ast(node)
+
+
+def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: types.FunctionType) -> CompiledCode:
+    function = to_python_ast(rewritten)
+    source = ast.unparse(function)
+    freevars = original.__code__.co_freevars
+    factory_args = [RUNTIME] + [name for name in freevars if name != RUNTIME]
+    body = [function, ast.Return(ast.Name(function.name, ast.Load()))] if isinstance(function, ast.FunctionDef) else [
+        ast.Return(function)
+    ]
+    factory = ast.FunctionDef(
+        name=_FACTORY,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in factory_args], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=body,
+        decorator_list=[],
+        **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}),
+    )
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.increment_lineno(module, parsed.line_offset)
+    first_line = parsed.line_offset + getattr(rewritten, "lineno", 1)
+    for node in (factory, *body[1:]):
+        node.lineno = node.end_lineno = first_line
+        node.col_offset = node.end_col_offset = 0
+    ast.fix_missing_locations(module)
+    flags = original.__code__.co_flags & _FUTURE_FLAGS
+    module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
+    factory_code = _only_code(module_code, _FACTORY)
+    inner = _only_code(factory_code, original.__code__.co_name)
+    return CompiledCode(inner, source)
+
+
+def bind(compiled: CompiledCode, original: types.FunctionType, operators: object) -> types.FunctionType:
+    """A new function running ``compiled`` with the original's globals, cells, defaults and metadata."""
+    cells = dict(zip(original.__code__.co_freevars, original.__closure__ or ()))
+    cells[RUNTIME] = types.CellType(operators)
+    closure = tuple(cells[name] for name in compiled.code.co_freevars)
+    function = types.FunctionType(compiled.code, original.__globals__, original.__name__, original.__defaults__, closure)
+    function.__kwdefaults__ = original.__kwdefaults__
+    functools.update_wrapper(function, original)
+    return function
+
+
+def _only_code(code: types.CodeType, name: str) -> types.CodeType:
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType) and constant.co_name == name:
+            return constant
+    raise AssertionError(f"compiled code has no function {name!r}")  # the factory always defines it

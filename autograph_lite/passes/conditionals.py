@@ -1,0 +1,59 @@
+"""``if`` / ``elif`` / ``else`` statements become two branch helpers and one ``_ag.if_stmt`` call.
+
+Each branch helper takes the carried names it may need and returns all carried names, so that the
+call maps one-to-one onto ``lax.cond``. A carried name that both branches surely assign, and do not
+read first, is not passed in: its value before the ``if`` cannot matter.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from ..analysis import StatementInfo, surely_assigned
+from . import templates
+from .statements import StatementPass, assign_results, bind_before
+
+
+def transform(function: gast.AST, info: dict[gast.AST, StatementInfo]) -> gast.AST:
+    return _Conditionals(info).run(function)
+
+
+class _Conditionals(StatementPass):
+    def visit_If(self, node: gast.If) -> list[gast.stmt]:
+        node.body = self._visit_block(node.body)
+        node.orelse = self._visit_block(node.orelse)
+        info = self.info[node]
+        carried = info.carried
+        assigned_by_both = _assigned_by_both(node)
+        inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body)
+        true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
+        params, results = ", ".join(inputs), templates.name_tuple(carried)
+        helpers = templates.statements(
+            f"""
+            def {true_name}({params}):
+                __body__
+                return {results}
+            def {false_name}({params}):
+                __orelse__
+                return {results}
+            """,
+            node.lineno,
+            __body__=node.body or [gast.Pass()],
+            __orelse__=node.orelse or [gast.Pass()],
+        )
+        call = templates.statements(
+            f"{assign_results(carried)}{templates.RUNTIME}.if_stmt(__test__, {true_name}, {false_name}, "
+            f"{templates.name_tuple(inputs)}, {templates.string_tuple(carried)})",
+            node.lineno,
+            __test__=node.test,
+        )
+        return helpers + bind_before(info, inputs, node.lineno) + call
+
+
+def _assigned_by_both(node: gast.If) -> frozenset[str]:
+    body, orelse = surely_assigned(node.body), surely_assigned(node.orelse)
+    if body is None:
+        return orelse or frozenset()
+    if orelse is None:
+        return body
+    return body & orelse

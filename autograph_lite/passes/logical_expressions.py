@@ -1,0 +1,91 @@
+"""``and`` / ``or`` / ``not``, chained comparisons and ``a if c else b``, rewritten to runtime calls.
+
+Operands that Python evaluates lazily are wrapped in ``lambda:`` so that the runtime evaluates them
+only when Python would (or, once an operand is traced, when the run-time choice needs them):
+
+    a and b            ->  _ag.and_(a, lambda: b)
+    not a              ->  _ag.not_(a)
+    a < b <= c         ->  _ag.compare(a, '<', lambda: b, '<=', lambda: c)
+    x if c else y      ->  _ag.if_exp(c, lambda: x, lambda: y)
+
+An assignment expression (``:=``) inside a lazy operand would bind in the lambda instead of the
+function, so it is rejected with its location.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import gast
+
+from ..errors import Location, UnsupportedSyntaxError
+from . import templates
+
+_COMPARE_SYMBOLS = {
+    gast.Eq: "==", gast.NotEq: "!=", gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=",
+    gast.Is: "is", gast.IsNot: "is not", gast.In: "in", gast.NotIn: "not in",
+}
+
+
+def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gast.AST:
+    rewriter = _LogicalExpressions(locate)
+    if isinstance(function, gast.Lambda):
+        function.body = rewriter.visit(function.body)
+    else:
+        function.body = [rewriter.visit(statement) for statement in function.body]
+    return function
+
+
+class _LogicalExpressions(gast.NodeTransformer):
+    def __init__(self, locate: Callable[[gast.AST], Location]):
+        self.locate = locate
+
+    # The user's nested functions are converted on their own when called.
+    def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
+        return node
+
+    visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_BoolOp(self, node: gast.BoolOp) -> gast.expr:
+        self.generic_visit(node)
+        operator = "and_" if isinstance(node.op, gast.And) else "or_"
+        first, *rest = node.values
+        return self._call(operator, node, [first] + [self._lazy(v) for v in rest])
+
+    def visit_UnaryOp(self, node: gast.UnaryOp) -> gast.expr:
+        self.generic_visit(node)
+        if not isinstance(node.op, gast.Not):
+            return node
+        return self._call("not_", node, [node.operand])
+
+    def visit_Compare(self, node: gast.Compare) -> gast.expr:
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        arguments = [node.left]
+        for operator, operand in zip(node.ops, node.comparators):
+            arguments.append(gast.Constant(value=_COMPARE_SYMBOLS[type(operator)], kind=None))
+            arguments.append(self._lazy(operand))
+        return self._call("compare", node, arguments)
+
+    def visit_IfExp(self, node: gast.IfExp) -> gast.expr:
+        self.generic_visit(node)
+        return self._call("if_exp", node, [node.test, self._lazy(node.body), self._lazy(node.orelse)])
+
+    def _lazy(self, operand: gast.expr) -> gast.expr:
+        for inner in gast.walk(operand):
+            if isinstance(inner, gast.NamedExpr):
+                raise UnsupportedSyntaxError(
+                    "an assignment expression (`:=`) in an operand that Python evaluates lazily (after "
+                    "`and` / `or`, in a chained comparison or a conditional expression) cannot be converted",
+                    self.locate(inner),
+                    f"Assign {inner.target.id} on its own line first.",
+                )
+        lambda_node = templates.expression("lambda: None", operand.lineno)
+        lambda_node.body = operand
+        return lambda_node
+
+    def _call(self, operator: str, node: gast.expr, arguments: list[gast.expr]) -> gast.expr:
+        call = templates.expression(f"{templates.RUNTIME}.{operator}()", node.lineno)
+        call.args = arguments
+        return call

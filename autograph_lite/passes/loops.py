@@ -1,0 +1,108 @@
+"""``while`` and ``for`` loops become helpers and one ``_ag.while_stmt`` / ``_ag.for_stmt`` call.
+
+The helpers take and return the carried names, which map one-to-one onto the carry of
+``lax.while_loop`` / ``fori_loop`` / ``scan``. A ``for`` body also takes the item first. In the
+iterable position, ``range`` / ``enumerate`` / ``zip`` calls go through ``_ag.call`` so that traced
+bounds and arrays stay visible to the loop operator. ``else`` clauses run after the loop: with no
+``break`` in the body (early exits are rewritten before this pass), Python always runs them.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from ..analysis import StatementInfo, target_names
+from . import templates
+from .statements import StatementPass, assign_results, bind_before
+
+ITEM = templates.PREFIX + "item"
+_OPEN_BUILTINS = ("range", "enumerate", "zip")
+
+
+def transform(function: gast.AST, info: dict[gast.AST, StatementInfo]) -> gast.AST:
+    return _Loops(info).run(function)
+
+
+class _Loops(StatementPass):
+    def visit_While(self, node: gast.While) -> list[gast.stmt]:
+        node.body = self._visit_block(node.body)
+        orelse = self._visit_block(node.orelse)
+        info = self.info[node]
+        carried = info.carried
+        test_name, body_name = self.unique("while_test", node), self.unique("while_body", node)
+        params, results = ", ".join(carried), templates.name_tuple(carried)
+        helpers = templates.statements(
+            f"""
+            def {test_name}({params}):
+                return __test__
+            def {body_name}({params}):
+                __body__
+                return {results}
+            """,
+            node.lineno,
+            __test__=node.test,
+            __body__=node.body,
+        )
+        call = templates.statements(
+            f"{assign_results(carried)}{templates.RUNTIME}.while_stmt({test_name}, {body_name}, "
+            f"{results}, {templates.string_tuple(carried)})",
+            node.lineno,
+        )
+        return helpers + bind_before(info, carried, node.lineno) + call + orelse
+
+    def visit_For(self, node: gast.For) -> list[gast.stmt]:
+        node.body = self._visit_block(node.body)
+        orelse = self._visit_block(node.orelse)
+        info = self.info[node]
+        carried = info.carried
+        body_name = self.unique("for_body", node)
+        bound_by_target = target_names(node.target)
+        simple_target = isinstance(node.target, gast.Name) and not (bound_by_target & set(carried))
+        item = node.target.id if simple_target else ITEM
+        unpack = [] if simple_target else templates.statements(f"__target__ = {ITEM}", node.lineno, __target__=node.target)
+        has_effects = _has_effects(node.body)
+        params, results = ", ".join((item,) + carried), templates.name_tuple(carried)
+        helpers = templates.statements(
+            f"""
+            def {body_name}({params}):
+                __body__
+                return {results}
+            """,
+            node.lineno,
+            __body__=unpack + node.body,
+        )
+        call = templates.statements(
+            f"{assign_results(carried)}{templates.RUNTIME}.for_stmt(__iter__, {body_name}, {results}, "
+            f"{templates.string_tuple(carried)}{', has_effects=True' if has_effects else ''})",
+            node.lineno,
+            __iter__=_open_iterable(node.iter),
+        )
+        return helpers + bind_before(info, carried, node.lineno) + call + orelse
+
+
+def _open_iterable(iterable: gast.expr) -> gast.expr:
+    """``range(n)`` -> ``_ag.call(range, n)``, likewise ``enumerate`` and ``zip``."""
+    if not (isinstance(iterable, gast.Call) and isinstance(iterable.func, gast.Name)):
+        return iterable
+    if iterable.func.id not in _OPEN_BUILTINS:
+        return iterable
+    call = templates.expression(f"{templates.RUNTIME}.call()", iterable.lineno)
+    call.args = [iterable.func] + iterable.args
+    call.keywords = iterable.keywords
+    return call
+
+
+def _has_effects(body: list[gast.stmt]) -> bool:
+    """Whether the body visibly acts on the world outside its carried names.
+
+    A call whose result is dropped is there for its effect; a store into an attribute or an item
+    changes an object that outlives the iteration. Such a body is never traced aside to decide how
+    to run the loop, so no effect runs twice.
+    """
+    for statement in body:
+        for node in gast.walk(statement):
+            if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
+                return True
+            if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
+                return True
+    return False

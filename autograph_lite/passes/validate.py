@@ -1,0 +1,125 @@
+"""The first pass: reject what cannot be converted, with the user's file and line, before rewriting."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import gast
+
+from ..analysis import writes
+from ..errors import Location, UnsupportedSyntaxError
+
+_CONTROL_FLOW = (gast.If, gast.While, gast.For)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gast.AST:
+    """Raise ``UnsupportedSyntaxError`` for the first unsupported construct in ``function``."""
+    checker = _Checker(locate, _declared_outer(function))
+    for statement in _own_body(function):
+        checker.visit(statement)
+    return function
+
+
+def _own_body(function: gast.AST) -> list:
+    return function.body if isinstance(function.body, list) else [function.body]
+
+
+def _declared_outer(function: gast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in _walk_scope(_own_body(function)):
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            names.update(node.names)
+    return names
+
+
+def _walk_scope(nodes: list):
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            pending.extend(gast.iter_child_nodes(node))
+
+
+class _Checker(gast.NodeVisitor):
+    def __init__(self, locate: Callable[[gast.AST], Location], outer_names: set[str]):
+        self.locate = locate
+        self.outer_names = outer_names
+        self.control_depth = 0
+
+    def fail(self, node: gast.AST, message: str, hint: str) -> None:
+        raise UnsupportedSyntaxError(message, self.locate(node), hint)
+
+    def visit_FunctionDef(self, node: gast.FunctionDef) -> None:
+        return  # nested functions are converted on their own when called
+
+    visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+    def visit_AsyncFunctionDef(self, node) -> None:
+        self.fail(node, f"'async def {node.name}' cannot be converted", "jax.jit traces synchronous code only.")
+
+    def visit_Yield(self, node) -> None:
+        self.fail(
+            node, "a generator (`yield`) cannot be converted",
+            "jax.jit needs a function that returns its result; collect the values in a list or an "
+            "array and return it.",
+        )
+
+    visit_YieldFrom = visit_Yield
+
+    def visit_Await(self, node) -> None:
+        self.fail(node, "`await` cannot be converted", "jax.jit traces synchronous code only.")
+
+    def visit_AsyncFor(self, node) -> None:
+        self.fail(node, "`async for` cannot be converted", "Use a plain `for` loop.")
+
+    visit_AsyncWith = visit_AsyncFor
+
+    def visit_If(self, node: gast.If) -> None:
+        self._reject_walrus(node.test, node, "`if`")
+        self._control_flow(node)
+
+    def visit_While(self, node: gast.While) -> None:
+        self._reject_walrus(node.test, node, "`while`")
+        self._control_flow(node)
+
+    def visit_For(self, node: gast.For) -> None:
+        self._control_flow(node)
+
+    def _control_flow(self, node: gast.AST) -> None:
+        outer_writes = writes(node.body) | writes(node.orelse)
+        if isinstance(node, gast.For):
+            outer_writes |= writes(node.target)
+        for name in sorted(outer_writes & self.outer_names):
+            self.fail(
+                node,
+                f"'{name}' is declared global or nonlocal and assigned inside this "
+                f"{type(node).__name__.lower()} statement; a staged branch or loop cannot write "
+                "variables outside the function",
+                f"Return the new value of '{name}' from the function and assign it at the call site.",
+            )
+        self.control_depth += 1
+        self.generic_visit(node)
+        self.control_depth -= 1
+
+    def visit_Delete(self, node: gast.Delete) -> None:
+        names = [t.id for t in node.targets if isinstance(t, gast.Name)]
+        if self.control_depth and names:
+            self.fail(
+                node,
+                f"`del {', '.join(names)}` inside a branch or loop cannot be converted: a staged "
+                "statement must leave every carried variable bound",
+                f"Assign {names[0]} = None instead, or move the `del` after the statement.",
+            )
+
+    def _reject_walrus(self, test: gast.AST, node: gast.AST, construct: str) -> None:
+        for inner in gast.walk(test):
+            if isinstance(inner, gast.NamedExpr):
+                self.fail(
+                    inner,
+                    f"an assignment expression (`:=`) in the test of an {construct} cannot be converted "
+                    "yet; staging it would have to re-evaluate the assignment",
+                    f"Assign {inner.target.id} on its own line before the {construct} "
+                    "(and again at the end of the loop body for a `while`).",
+                )

@@ -1,0 +1,38 @@
+"""The operators that converted code calls at trace time. This package never imports gast.
+
+Converted code reaches all of them through one name, ``_ag``, bound in its closure to an
+:class:`Operators` object; options chosen per conversion (such as ``static_loops``) live on that
+object, so one compiled rewrite serves every set of options.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import conditionals, iteration, logic, loops, values
+
+
+class Operators:
+    """The ``_ag`` object seen by converted code."""
+
+    Undefined = values.Undefined
+    maybe_undefined = staticmethod(values.maybe_undefined)
+    if_stmt = staticmethod(conditionals.if_stmt)
+    if_exp = staticmethod(conditionals.if_exp)
+    and_ = staticmethod(logic.and_)
+    or_ = staticmethod(logic.or_)
+    not_ = staticmethod(logic.not_)
+    compare = staticmethod(logic.compare)
+    while_stmt = staticmethod(loops.while_stmt)
+    call = staticmethod(iteration.call)
+
+    def __init__(self, static_loops: str = "auto"):
+        if static_loops not in loops.STATIC_LOOP_MODES:
+            raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
+        self.static_loops = static_loops
+
+    def for_stmt(self, iterable: Any, body: Callable, init: tuple, names: tuple[str, ...], has_effects: bool = False) -> tuple:
+        return loops.for_stmt(iterable, body, init, names, self.static_loops, has_effects)
+
+    def __repr__(self) -> str:
+        return f"<autograph_lite operators static_loops={self.static_loops!r}>"

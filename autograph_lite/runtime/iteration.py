@@ -1,0 +1,104 @@
+"""What a ``for`` loop iterates over, seen before Python turns it into an iterator.
+
+``range(n)`` with a traced ``n`` cannot be built at all, and ``enumerate(x)`` / ``zip(a, b)`` hide
+their arguments once built, so the rewriter routes these three calls, in the iterable position of a
+``for``, through :func:`call`. With concrete arguments it returns the builtin's own result; otherwise a
+small description that the loop operator stages and that still iterates like the builtin.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+from typing import Any, Callable, Iterable
+
+import jax.numpy as jnp
+
+from .values import is_traced
+
+
+@dataclasses.dataclass(frozen=True)
+class TracedRange:
+    """``range(start, stop, step)`` where at least one bound is traced."""
+
+    start: Any
+    stop: Any
+    step: Any
+
+    def trip_count(self) -> Any:
+        start, stop, step = (jnp.asarray(v) for v in (self.start, self.stop, self.step))
+        forward = (stop - start + step - 1) // jnp.where(step == 0, 1, step)
+        backward = (start - stop - step - 1) // jnp.where(step == 0, 1, -step)
+        return jnp.maximum(jnp.where(step > 0, forward, backward), 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Enumerate:
+    """``enumerate(iterable, start)`` kept open so that an array inside can be scanned."""
+
+    iterable: Any
+    start: Any = 0
+
+    def __iter__(self):
+        return iter(builtins.enumerate(self.iterable, self.start))
+
+
+@dataclasses.dataclass(frozen=True)
+class Zip:
+    """``zip(*iterables)`` kept open so that arrays inside can be scanned together."""
+
+    iterables: tuple
+
+    def __iter__(self):
+        return iter(builtins.zip(*self.iterables))
+
+
+@dataclasses.dataclass(frozen=True)
+class LoopChoice:
+    """A user's explicit choice for one loop: ``unroll(...)`` keeps it Python, ``stage(...)`` stages it."""
+
+    iterable: Any
+    mode: str
+
+    def __iter__(self):
+        return iter(self.iterable)
+
+
+def unroll(iterable: Iterable) -> LoopChoice:
+    """Run this ``for`` loop as a Python loop, unrolled into the traced program.
+
+    Use it when the body needs the index as a Python int (to pick a layer from a list, to build a
+    shape) or when a value carried by the loop must stay a Python value.
+    """
+    return LoopChoice(iterable, "unroll")
+
+
+def stage(iterable: Iterable) -> LoopChoice:
+    """Stage this ``for`` loop over a static range or array as one ``lax.scan``, whatever it carries."""
+    return LoopChoice(iterable, "stage")
+
+
+def call(function: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Call ``function``; the builtins ``range`` / ``enumerate`` / ``zip`` keep traced arguments open."""
+    if function is builtins.range and not kwargs and any(is_traced(a) for a in args):
+        start, stop, step = _range_bounds(*args)
+        return TracedRange(start, stop, step)
+    if function is builtins.enumerate and _holds_array(args[:1] + tuple(kwargs.values())):
+        return Enumerate(*args, **kwargs)
+    if function is builtins.zip and not kwargs and _holds_array(args):
+        return Zip(tuple(args))
+    return function(*args, **kwargs)
+
+
+def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
+    if len(args) == 1:
+        return 0, args[0], 1
+    if len(args) == 2:
+        return args[0], args[1], 1
+    if len(args) == 3:
+        return args
+    raise TypeError(f"range expected at most 3 arguments, got {len(args)}")
+
+
+def _holds_array(values: tuple) -> bool:
+    return any((hasattr(v, "shape") and hasattr(v, "dtype")) or isinstance(v, (Enumerate, Zip)) for v in values)

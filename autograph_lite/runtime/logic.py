@@ -1,0 +1,119 @@
+"""``and``, ``or``, ``not`` and chained comparisons.
+
+On concrete operands they are Python's own: short-circuit, and returning an operand rather than a
+bool (``0 or 5`` is ``5``). Once an operand is traced its truth is unknown at trace time, so the rest
+of the chain is evaluated and the result selected at run time: ``jnp.logical_and`` / ``logical_or``
+for booleans (what hand-written code uses), ``jnp.where`` on the operands otherwise, which returns
+the operand Python would have returned.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+import jax.numpy as jnp
+
+from ..errors import TracedPredicateError
+from .locations import location_of
+from .values import is_traced
+
+_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+def and_(first: Any, *rest: Callable[[], Any]) -> Any:
+    """``first and rest[0]() and ...``."""
+    value = first
+    for operand in rest:
+        if not is_traced(value):
+            if not value:
+                return value
+            value = operand()
+        else:
+            value = _select(value, operand(), operand, keep_left_when_true=False)
+    return value
+
+
+def or_(first: Any, *rest: Callable[[], Any]) -> Any:
+    """``first or rest[0]() or ...``."""
+    value = first
+    for operand in rest:
+        if not is_traced(value):
+            if value:
+                return value
+            value = operand()
+        else:
+            value = _select(value, operand(), operand, keep_left_when_true=True)
+    return value
+
+
+def not_(value: Any) -> Any:
+    """``not value``; a traced scalar gives a traced bool."""
+    if not is_traced(value):
+        return not value
+    truth = _truth(value, None)
+    return jnp.logical_not(truth)
+
+
+def compare(left: Any, *chain: Any) -> Any:
+    """``left op1 b op2 c ...`` from ``compare(left, op1, lambda: b, op2, lambda: c)``.
+
+    Each middle operand is evaluated once, and only if the comparisons before it did not already
+    decide the result, as in Python.
+    """
+    operators, operands = chain[0::2], chain[1::2]
+    result = None
+    for symbol, operand in zip(operators, operands):
+        if result is not None and not is_traced(result) and not result:
+            return result
+        right = operand()
+        step = _COMPARISONS[symbol](left, right)
+        if result is None or not is_traced(result):
+            result = step
+        else:
+            result = _select(result, step, operand, keep_left_when_true=False)
+        left = right
+    return result
+
+
+def _select(left: Any, right: Any, where: Callable | None, keep_left_when_true: bool) -> Any:
+    """The run-time choice between two operands of ``and`` (keep left when false) or ``or``."""
+    truth = _truth(left, where)
+    right_array = jnp.asarray(right)
+    if right_array.size != 1:
+        raise TracedPredicateError(
+            f"the left operand of `{'or' if keep_left_when_true else 'and'}` is traced and the right "
+            f"one is an array of shape {right_array.shape}; the result would depend on a run-time "
+            "value in its shape",
+            location_of(where) if where is not None else None,
+            "Reduce the operands to scalars, or use jnp.logical_and / jnp.logical_or / jnp.where "
+            "for element-wise logic.",
+        )
+    if jnp.asarray(left).dtype == jnp.bool_ and right_array.dtype == jnp.bool_:
+        return jnp.logical_or(left, right) if keep_left_when_true else jnp.logical_and(left, right)
+    right_array, left_array = _scalar(right_array), _scalar(jnp.asarray(left))
+    if keep_left_when_true:
+        return jnp.where(truth, left_array, right_array)
+    return jnp.where(truth, right_array, left_array)
+
+
+def _scalar(array: Any) -> Any:
+    return array.reshape(()) if array.ndim else array
+
+
+def _truth(value: Any, where: Callable | None) -> Any:
+    array = jnp.asarray(value)
+    if array.size != 1:
+        raise TracedPredicateError(
+            f"a traced array of shape {array.shape} is used as a truth value; an array with more than "
+            "one element has no single truth value",
+            location_of(where) if where is not None else None,
+            "Reduce it first with `.any()` or `.all()`, or use jnp.logical_and / logical_or / "
+            "logical_not for element-wise logic.",
+        )
+    array = _scalar(array)
+    return array if array.dtype == jnp.bool_ else array != 0

@@ -1,0 +1,358 @@
+"""``while`` and ``for`` loops.
+
+``while``: the test is evaluated on the current state; while it is concrete the loop runs as Python,
+and from the first traced test on, the rest of the loop is one ``lax.while_loop``.
+
+``for``: a ``range`` with a traced bound becomes ``lax.fori_loop`` (a ``while_loop``: forward-mode
+differentiable only). A loop with a static trip count (a concrete ``range``, an array's leading axis,
+``enumerate`` / ``zip`` over them) is *staged* as ``fori_loop`` / ``scan``, which compiles once and keeps
+reverse-mode gradients, or *unrolled* as Python, which is what plain ``jax.jit`` does:
+
+- ``unroll(...)`` / ``stage(...)`` around the iterable, or the function's ``static_loops`` option,
+  decide explicitly;
+- otherwise (``"auto"``) the body is traced once, aside, with an abstract index. The loop is staged
+  when that works and some carried value depends on traced data; it stays Python when the body needs
+  a concrete index (a list lookup, a shape) or when everything it carries is a Python value (which
+  staging would turn into traced values). A body with visible Python side effects (a call whose
+  result is dropped, a store into an outer object) is never traced aside: it stays Python, so no
+  side effect runs twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.extend import core as jex_core
+
+from ..errors import ConversionError, StagingTypeError
+from .iteration import Enumerate, LoopChoice, TracedRange, Zip
+from .locations import location_of
+from .values import Split, Undefined, is_traced, to_predicate, type_string
+
+STATIC_LOOP_MODES = ("auto", "stage", "unroll")
+
+
+def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ...]) -> tuple:
+    """Run ``while test(*state): state = body(*state)``."""
+    state = tuple(init)
+    while True:
+        condition = _peek(test, state)
+        if condition is _TRACED:
+            break
+        if not condition:
+            return state
+        state = tuple(body(*state))
+    location = location_of(body)
+    return _staged_while(
+        lambda *values: to_predicate(test(*values), "`while` loop", location),
+        body, state, names, "`while` loop", location,
+    )
+
+
+def for_stmt(
+    iterable: Any,
+    body: Callable,
+    init: tuple,
+    names: tuple[str, ...],
+    static_loops: str = "auto",
+    has_effects: bool = False,
+) -> tuple:
+    """Run ``for item in iterable: state = body(item, *state)``."""
+    mode = static_loops
+    if isinstance(iterable, LoopChoice):
+        mode, iterable = iterable.mode, iterable.iterable
+    location = location_of(body)
+    if isinstance(iterable, TracedRange):
+        if mode == "unroll":
+            raise ConversionError(
+                "this `for` loop is marked unroll(...), but its range has a traced bound, so the "
+                "number of iterations is unknown while tracing",
+                location,
+                "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
+            )
+        return _staged_range(iterable, body, tuple(init), names, location)
+
+    sequence = _static_sequence(iterable)
+    state = tuple(init)
+    if sequence is None or sequence.length == 0 or mode == "unroll":
+        return _python_for(iterable, body, state)
+    if mode == "auto" and (has_effects or sequence.length == 1 or not _staging_pays(sequence, body, state, names)):
+        return _python_for(iterable, body, state)
+    return _staged_sequence(sequence, body, state, names, location)
+
+
+def _python_for(iterable: Any, body: Callable, state: tuple) -> tuple:
+    for item in iterable:
+        state = tuple(body(item, *state))
+    return state
+
+
+# --- what a static-trip-count loop iterates over -------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Sequence:
+    """A loop over ``length`` items; item ``k`` is ``make_item(k, xs[k])``."""
+
+    length: int
+    xs: Any  # a pytree of arrays scanned along their leading axis, or None
+    make_item: Callable[[Any, Any], Any]
+    uses_index: bool
+    traced_data: bool
+
+
+def _static_sequence(iterable: Any) -> _Sequence | None:
+    """Describe ``iterable`` when its length is static and it can be indexed by a traced counter."""
+    if isinstance(iterable, range):
+        start, step = iterable.start, iterable.step
+        if start == 0 and step == 1:
+            return _Sequence(len(iterable), None, lambda k, _: k, True, False)
+        return _Sequence(len(iterable), None, lambda k, _: start + k * step, True, False)
+    if isinstance(iterable, jax.Array) and iterable.ndim >= 1:
+        return _Sequence(iterable.shape[0], iterable, lambda _, x: x, False, is_traced(iterable))
+    if isinstance(iterable, Enumerate):
+        inner = _static_sequence(iterable.iterable)
+        if inner is None:
+            return None
+        start = iterable.start
+
+        def make_item(k, x):
+            return (k if isinstance(start, int) and start == 0 else start + k), inner.make_item(k, x)
+
+        return _Sequence(inner.length, inner.xs, make_item, True, inner.traced_data or is_traced(start))
+    if isinstance(iterable, Zip):
+        parts = [_static_sequence(i) for i in iterable.iterables]
+        if not parts or any(p is None for p in parts):
+            return None
+        length = min(p.length for p in parts)
+        xs = tuple(None if p.xs is None else jax.tree_util.tree_map(lambda a: a[:length], p.xs) for p in parts)
+
+        def make_item(k, x):
+            return tuple(p.make_item(k, xi) for p, xi in zip(parts, x))
+
+        return _Sequence(
+            length, xs, make_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)
+        )
+    return None
+
+
+# --- deciding whether a static loop is staged ----------------------------------------------------
+
+
+class _StructureChanged(Exception):
+    """Raised inside the aside trace when the body changes a carried Python value or structure."""
+
+
+def _staging_pays(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, ...]) -> bool:
+    """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data."""
+    split = Split.of(state, names)
+    item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
+
+    def one_iteration(k, x, *arrays):
+        out = Split.of(body(sequence.make_item(k, x), *split.rebuild(arrays)), names)
+        if out.first_difference(split) is not None:
+            raise _StructureChanged
+        return out.arrays
+
+    array_avals = [_abstract(a) for a in split.arrays]
+    try:
+        closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
+    except Exception:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
+        return False
+    n_items = len(jax.tree_util.tree_leaves(item_avals))
+    carried = [is_traced(a) for a in split.arrays]
+    const_traced = [is_traced(c) for c in closed.consts]
+    while True:
+        inputs = [False] + [sequence.traced_data] * n_items + carried
+        outputs = _dependence(closed.jaxpr, const_traced, inputs)
+        updated = [c or o for c, o in zip(carried, outputs)]
+        if updated == carried:
+            return any(outputs)
+        carried = updated
+
+
+def _abstract(value: Any) -> jax.ShapeDtypeStruct:
+    aval = jax.typeof(value)
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
+
+
+def _dependence(jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list[bool]:
+    """For each output of ``jaxpr``, whether it depends on a flagged constant or input."""
+    tainted = {v for v, flag in zip(jaxpr.constvars, const_flags) if flag}
+    tainted |= {v for v, flag in zip(jaxpr.invars, input_flags) if flag}
+    for equation in jaxpr.eqns:
+        if any(isinstance(v, jex_core.Var) and v in tainted for v in equation.invars):
+            tainted.update(equation.outvars)
+    return [isinstance(v, jex_core.Var) and v in tainted for v in jaxpr.outvars]
+
+
+# --- staged lowerings ----------------------------------------------------------------------------
+
+
+def _staged_sequence(sequence: _Sequence, body, state, names, location) -> tuple:
+    split = Split.of(state, names)
+    record: dict[str, Split] = {}
+
+    def step(k, x, arrays):
+        return _run_body(lambda *v: body(sequence.make_item(k, x), *v), split, arrays, names, record, location)
+
+    try:
+        if sequence.xs is None:
+            arrays = lax.fori_loop(0, sequence.length, lambda k, arrays: step(k, None, arrays), split.arrays)
+        elif sequence.uses_index:
+            def scan_step(carry, x):
+                k, arrays = carry
+                return (k + 1, step(k, x, arrays)), None
+
+            (_, arrays), _ = lax.scan(scan_step, (jnp.int32(0), split.arrays), sequence.xs)
+        else:
+            arrays, _ = lax.scan(lambda arrays, x: (step(None, x, arrays), None), split.arrays, sequence.xs)
+    except TypeError as error:
+        raise _carry_error(split, record, "`for` loop", location) or error
+    return split.rebuild(arrays)
+
+
+def _staged_range(traced_range: TracedRange, body, state, names, location) -> tuple:
+    split = Split.of(state, names)
+    record: dict[str, Split] = {}
+    start, stop, step = traced_range.start, traced_range.stop, traced_range.step
+    if not is_traced(step) and step == 1:
+        lower, upper = start, stop
+
+        def index(i):
+            return i
+    else:
+        lower, upper = 0, traced_range.trip_count()
+
+        def index(k):
+            return start + k * step
+
+    def loop_body(i, arrays):
+        return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location)
+
+    try:
+        arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
+    except TypeError as error:
+        raise _carry_error(split, record, "`for` loop", location) or error
+    return split.rebuild(arrays)
+
+
+def _staged_while(predicate, body, state, names, construct, location) -> tuple:
+    split = Split.of(state, names)
+    record: dict[str, Split] = {}
+    try:
+        arrays = lax.while_loop(
+            lambda arrays: predicate(*split.rebuild(arrays)),
+            lambda arrays: _run_body(body, split, arrays, names, record, location),
+            split.arrays,
+        )
+    except TypeError as error:
+        raise _carry_error(split, record, construct, location) or error
+    return split.rebuild(arrays)
+
+
+def _run_body(body, split: Split, arrays, names, record: dict, location) -> list:
+    out = Split.of(body(*split.rebuild(arrays)), names)
+    record["out"] = out
+    record["in_arrays"] = list(arrays)
+    index = out.first_difference(split)
+    if index is not None:
+        raise _python_value_error(names[index], split, out, index, location)
+    return out.arrays
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+def _python_value_error(name, before: Split, after: Split, index, location) -> StagingTypeError:
+    old = before.rebuild(before.arrays)[index]
+    new = after.rebuild(after.arrays)[index]
+    if isinstance(old, Undefined):
+        return StagingTypeError(
+            f"'{name}' is first assigned inside the staged loop, and it is used after the loop or in "
+            "the next iteration. A staged loop needs a value for it before the first iteration.",
+            location,
+            f"Initialise '{name}' before the loop, with the type it has after one iteration "
+            f"({type_string(new) if not isinstance(new, tuple) else 'a tuple'}).",
+        )
+    return StagingTypeError(
+        f"'{name}' is {_describe(old)} before the staged loop but {_describe(new)} after one "
+        "iteration. Only arrays can be carried through a lax loop; Python values must stay the same.",
+        location,
+        f"Give '{name}' its final structure before the loop, or iterate over unroll(...) to keep the "
+        "loop in Python.",
+    )
+
+
+def _carry_error(split: Split, record: dict, construct: str, location) -> StagingTypeError | None:
+    """Name the variable whose array type the loop body changed, from what the body returned."""
+    out = record.get("out")
+    if out is None:
+        return None
+    owners = split.array_names()
+    for owner, before, after in zip(owners, split.arrays, out.arrays):
+        old, new = jax.typeof(before), jax.typeof(after)
+        if old.shape == new.shape and (old.dtype == new.dtype or old.weak_type):
+            continue
+        if old.shape == new.shape:
+            fix = f"Start it with the dtype it gets in the loop, e.g. {owner} = jnp.asarray({owner}, {new.dtype.name!r})."
+            if np.issubdtype(new.dtype, np.floating) and not np.issubdtype(old.dtype, np.floating):
+                fix = f"Start it as a float: {owner} = 0.0, or jnp.asarray({owner}, jnp.{new.dtype.name})."
+        else:
+            fix = f"Keep its shape fixed: preallocate '{owner}' at its final shape and update it with {owner}.at[i].set(...)."
+        return StagingTypeError(
+            f"'{owner}' is {type_string(before)} before the {construct} but {type_string(after)} after one "
+            "iteration. A staged loop keeps one type per carried variable.",
+            location,
+            fix,
+        )
+    return None
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, (tuple, list, dict)):
+        inner = ", ".join(type_string(leaf) for leaf in jax.tree_util.tree_leaves(value))
+        return f"a {type(value).__name__} of ({inner})"
+    return type_string(value)
+
+
+# --- evaluating a loop test aside ----------------------------------------------------------------
+
+_TRACED = object()
+
+
+def _peek(test: Callable, state: tuple) -> Any:
+    """Evaluate ``test(*state)``: its Python value if concrete, else ``_TRACED``.
+
+    A traced test is evaluated in a throwaway trace, so that nothing is added to the caller's program
+    that ``lax.while_loop`` would compute again.
+    """
+    if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(state)) and not _closes_over_tracers(test):
+        value = test(*state)
+        return _TRACED if is_traced(value) else value
+    seen: list[Any] = []
+
+    def probe():
+        value = test(*state)
+        seen.append(_TRACED if is_traced(value) else value)
+        return ()
+
+    jax.make_jaxpr(probe)()
+    return seen[0]
+
+
+def _closes_over_tracers(function: Callable) -> bool:
+    cells = getattr(function, "__closure__", None) or ()
+    for cell in cells:
+        try:
+            contents = cell.cell_contents
+        except ValueError:
+            continue
+        if is_traced(contents):
+            return True
+    return False

@@ -1,0 +1,163 @@
+"""Values as the runtime operators see them: traced or concrete, staged leaves or Python leaves.
+
+This module owns the one test "is this a tracer?". Everything else asks it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..errors import Location, TracedPredicateError
+
+_ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def is_traced(value: Any) -> bool:
+    """True for a value that only knows its shape and dtype at this point of tracing."""
+    return isinstance(value, jax.core.Tracer)
+
+
+def any_traced(tree: Any) -> bool:
+    return any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(tree))
+
+
+def is_array_leaf(value: Any) -> bool:
+    """Leaves that lax primitives can carry; anything else must stay a Python constant."""
+    return isinstance(value, _ARRAY_TYPES)
+
+
+class Undefined:
+    """The value of a carried name that no path has assigned yet.
+
+    Any use of it raises the ``UnboundLocalError`` that Python would have raised at the read.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Undefined({self.name!r})"
+
+    def _fail(self, *_: Any, **__: Any):
+        raise UnboundLocalError(
+            f"cannot access local variable {self.name!r} where it is not associated with a value"
+        )
+
+    __bool__ = __iter__ = __len__ = __call__ = __getitem__ = __index__ = __float__ = __int__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = _fail
+    __matmul__ = __rmatmul__ = __lt__ = __le__ = __gt__ = __ge__ = __abs__ = __array__ = _fail
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _fail
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        self._fail()
+
+
+def maybe_undefined(scope: dict[str, Any], name: str) -> Any:
+    """The current value of ``name`` in a ``locals()`` snapshot, or ``Undefined`` if it is unbound."""
+    return scope[name] if name in scope else Undefined(name)
+
+
+def type_string(value: Any) -> str:
+    """A short description of a value's type, as error messages print it (``float32[3]``, ``None``)."""
+    if isinstance(value, Undefined):
+        return "undefined"
+    if is_array_leaf(value):
+        aval = jax.typeof(value)
+        text = aval.str_short(short_dtypes=True)
+        return f"weakly typed {text}" if getattr(aval, "weak_type", False) else text
+    if value is None:
+        return "None"
+    return type(value).__name__
+
+
+def to_predicate(value: Any, construct: str, location: Location) -> jax.Array:
+    """Turn a traced condition into a boolean scalar with Python's truth rules (nonzero is true)."""
+    value = jnp.asarray(value)
+    if value.size != 1:
+        raise TracedPredicateError(
+            f"the condition of the {construct} is a traced array of shape {value.shape}, and an array "
+            "with more than one element has no single truth value",
+            location,
+            "Reduce it to one value first: use `(cond).any()` or `(cond).all()`.",
+        )
+    if value.ndim:
+        value = value.reshape(())
+    return value if value.dtype == jnp.bool_ else value != 0
+
+
+@dataclasses.dataclass
+class Split:
+    """Carried values flattened per name into array leaves (staged) and Python leaves (kept)."""
+
+    names: tuple[str, ...]
+    treedefs: list[Any]
+    # Per name, one entry per leaf: the index into ``arrays`` for an array leaf, or ("py", value).
+    slots: list[list[Any]]
+    arrays: list[Any]
+
+    @classmethod
+    def of(cls, values: Sequence[Any], names: Sequence[str]) -> "Split":
+        treedefs, slots, arrays = [], [], []
+        for value in values:
+            leaves, treedef = jax.tree_util.tree_flatten(value)
+            treedefs.append(treedef)
+            name_slots = []
+            for leaf in leaves:
+                if is_array_leaf(leaf):
+                    name_slots.append(len(arrays))
+                    arrays.append(leaf)
+                else:
+                    name_slots.append(("py", leaf))
+            slots.append(name_slots)
+        return cls(tuple(names), treedefs, slots, arrays)
+
+    def rebuild(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
+        """The carried values with ``arrays`` in place of the array leaves."""
+        values = []
+        for treedef, name_slots in zip(self.treedefs, self.slots):
+            leaves = [slot[1] if isinstance(slot, tuple) else arrays[slot] for slot in name_slots]
+            values.append(jax.tree_util.tree_unflatten(treedef, leaves))
+        return tuple(values)
+
+    def first_difference(self, other: "Split") -> int | None:
+        """Index of the first name whose structure or Python leaves differ from ``other``'s, if any."""
+        for index, (mine, theirs) in enumerate(zip(self.per_name_keys(), other.per_name_keys())):
+            if mine != theirs:
+                return index
+        return None
+
+    def per_name_keys(self) -> list[tuple[Any, ...]]:
+        keys = []
+        for treedef, name_slots in zip(self.treedefs, self.slots):
+            shape = tuple(("py", _identity_key(s[1])) if isinstance(s, tuple) else "array" for s in name_slots)
+            keys.append((treedef, shape))
+        return keys
+
+    def array_names(self) -> list[str]:
+        """For each array leaf, the name of the variable it belongs to."""
+        owners = [""] * len(self.arrays)
+        for name, name_slots in zip(self.names, self.slots):
+            for slot in name_slots:
+                if not isinstance(slot, tuple):
+                    owners[slot] = name
+        return owners
+
+
+def _identity_key(value: Any) -> Any:
+    if isinstance(value, Undefined):
+        return Undefined
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return id(value)
