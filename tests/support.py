@@ -1,0 +1,80 @@
+"""Checking converted functions against eager Python, the contract every test relies on.
+
+``assert_equivalent(fn, *args)`` runs ``fn`` eagerly (the reference), then ``convert(fn)`` on the same
+concrete arguments (every condition concrete: Python semantics), then ``jit(fn)`` (every condition on an
+argument traced), and asserts that all three agree: exactly for integers and booleans, within float
+tolerance for floats, and with the same pytree structure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Callable
+
+import jax
+import numpy as np
+
+import autograph_lite
+
+_module_counter = itertools.count()
+
+
+def assert_same(actual: Any, expected: Any, *, rtol: float = 1e-5, atol: float = 1e-6, what: str = "") -> None:
+    actual_leaves, actual_tree = jax.tree_util.tree_flatten(actual)
+    expected_leaves, expected_tree = jax.tree_util.tree_flatten(expected)
+    assert actual_tree == expected_tree, f"{what}: structure {actual_tree} != {expected_tree}"
+    for got, want in zip(actual_leaves, expected_leaves):
+        got_array, want_array = np.asarray(got), np.asarray(want)
+        assert got_array.shape == want_array.shape, f"{what}: shape {got_array.shape} != {want_array.shape}"
+        if np.issubdtype(want_array.dtype, np.inexact) or np.issubdtype(got_array.dtype, np.inexact):
+            np.testing.assert_allclose(got_array, want_array, rtol=rtol, atol=atol, err_msg=what)
+        else:
+            np.testing.assert_array_equal(got_array, want_array, err_msg=what)
+
+
+def assert_equivalent(fn: Callable, *args: Any, static_argnums=(), rtol: float = 1e-5, **kwargs: Any) -> Any:
+    """Assert eager ``fn(*args)`` == ``convert(fn)(*args)`` == ``jit(fn)(*args)``; return the eager value."""
+    expected = fn(*args, **kwargs)
+    converted = autograph_lite.convert(fn)(*args, **kwargs)
+    assert_same(converted, expected, rtol=rtol, what=f"convert({fn.__name__}) on concrete inputs")
+    jitted = autograph_lite.jit(fn, static_argnums=static_argnums)(*args, **kwargs)
+    assert_same(jitted, expected, rtol=rtol, what=f"jit({fn.__name__}) on traced inputs")
+    return expected
+
+
+def load_source(source: str, directory: Path, name: str | None = None):
+    """Write ``source`` to a real .py file under ``directory`` and import it (the converter reads files)."""
+    module_name = name or f"_autograph_lite_test_module_{next(_module_counter)}"
+    path = Path(directory) / f"{module_name}.py"
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def primitives(fn: Callable, *args: Any) -> set[str]:
+    """Names of all primitives in the jaxpr of ``fn``, sub-jaxprs included."""
+    return {equation.primitive.name for equation in _equations(jax.make_jaxpr(fn)(*args).jaxpr)}
+
+
+def count_equations(fn: Callable, *args: Any) -> int:
+    """Number of equations in the jaxpr of ``fn``, sub-jaxprs included."""
+    return sum(1 for _ in _equations(jax.make_jaxpr(fn)(*args).jaxpr))
+
+
+def _equations(jaxpr):
+    for equation in jaxpr.eqns:
+        yield equation
+        for parameter in equation.params.values():
+            for sub in parameter if isinstance(parameter, (tuple, list)) else (parameter,):
+                inner = getattr(sub, "jaxpr", None)
+                if inner is not None and hasattr(inner, "eqns"):
+                    yield from _equations(inner)
+                elif hasattr(sub, "eqns"):
+                    yield from _equations(sub)

@@ -1,0 +1,23 @@
+"""The seed example of the Core issue, end to end."""
+
+import jax
+import pytest
+
+import autograph_lite
+from support import assert_equivalent, primitives
+
+
+def conditional_double(x, threshold):
+    if x > threshold:
+        return x * 2
+    else:
+        return x
+
+
+@pytest.mark.parametrize("x, threshold", [(3.0, 1.0), (0.5, 1.0), (1.0, 1.0)])
+def test_conditional_double_matches_eager(x, threshold):
+    assert_equivalent(conditional_double, x, threshold)
+
+
+def test_conditional_double_stages_one_cond():
+    assert "cond" in primitives(autograph_lite.convert(conditional_double), 1.0, 2.0)
