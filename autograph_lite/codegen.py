@@ -18,7 +18,7 @@ import types
 
 import gast
 
-from .passes.templates import RUNTIME
+from .generated_names import RUNTIME
 from .source import ParsedFunction
 
 _FACTORY = "_ag_factory"

@@ -32,9 +32,16 @@ class StatementInfo:
     live_into_body: frozenset[str]
 
 
-def analyze(function: gast.FunctionDef) -> dict[gast.AST, StatementInfo]:
-    """Side table from each compound statement of ``function`` to its ``StatementInfo``."""
-    liveness = Liveness()
+def analyze(
+    function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str]] | None = None
+) -> dict[gast.AST, StatementInfo]:
+    """Side table from each compound statement of ``function`` to its ``StatementInfo``.
+
+    ``loop_test_reads`` names what a ``for`` loop's stop test (from ``break`` / ``return``) reads:
+    like a ``while`` test, it runs again after every iteration.
+    """
+    loop_test_reads = loop_test_reads or {}
+    liveness = Liveness(loop_test_reads)
     liveness.analyze_function(function)
     definitions = Definitions()
     definitions.analyze_function(function, _parameters(function.args))
@@ -46,6 +53,7 @@ def analyze(function: gast.FunctionDef) -> dict[gast.AST, StatementInfo]:
         needed = live_after | liveness.live_into_body[node]
         if isinstance(node, gast.While):
             needed |= reads(node.test)  # the test runs again after every iteration
+        needed |= loop_test_reads.get(node, set())
         carried = tuple(sorted(written & needed))
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
         table[node] = StatementInfo(

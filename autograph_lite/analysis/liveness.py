@@ -15,7 +15,9 @@ from .names import reads, target_names, writes
 class Liveness:
     """Live-variable sets keyed by the original statement nodes."""
 
-    def __init__(self) -> None:
+    def __init__(self, loop_test_reads: dict[gast.AST, set[str]] | None = None) -> None:
+        # What a `for` loop's stop test reads: it runs at the loop head, like a `while` test.
+        self.loop_test_reads = loop_test_reads or {}
         self.live_after: dict[gast.AST, frozenset[str]] = {}
         # Names read in a body (or branch) before the body is sure to have written them.
         self.live_into_body: dict[gast.AST, frozenset[str]] = {}
@@ -80,10 +82,11 @@ class Liveness:
         self.live_after[node] = live_out
         exit_live = self.block(node.orelse, live_out)
         bound = target_names(node.target)
-        head = exit_live
+        test_reads = frozenset(self.loop_test_reads.get(node, ()))
+        head = exit_live | test_reads
         while True:
             into_body = self.block(node.body, head)
-            new_head = exit_live | (into_body - bound)
+            new_head = exit_live | test_reads | (into_body - bound)
             if new_head == head:
                 break
             head = new_head

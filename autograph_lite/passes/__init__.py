@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import gast
 
-from ..analysis import analyze
+from ..analysis import analyze, reads
+from ..analysis.assigned_before_read import assigned_before_every_read
+from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
 from . import conditionals, early_exits, logical_expressions, loops, validate
+from .statements import drop_redundant_binds
 
 
 def rewrite(parsed: ParsedFunction) -> gast.AST:
     """Rewrite the parsed function in place and return its node."""
     function = parsed.node
     validate.transform(function, parsed.location)
-    early_exits.transform(function, parsed.location)
-    logical_expressions.transform(function, parsed.location)
+    placeholders = frozenset({RETURN_VALUE})
     if isinstance(function, gast.FunctionDef):
-        info = analyze(function)
-        conditionals.transform(function, info)
-        loops.transform(function, info)
+        placeholders |= assigned_before_every_read(function)
+    stop_tests = early_exits.transform(function, parsed.location)
+    logical_expressions.transform(function, parsed.location)
+    for node, test in stop_tests.items():
+        stop_tests[node] = logical_expressions.transform_expression(test, parsed.location)
+    if isinstance(function, gast.FunctionDef):
+        info = analyze(function, {node: reads(test) for node, test in stop_tests.items()})
+        conditionals.transform(function, info, placeholders)
+        loops.transform(function, info, placeholders, stop_tests)
+        drop_redundant_binds(function)
     return function

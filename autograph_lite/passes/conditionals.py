@@ -14,8 +14,8 @@ from . import templates
 from .statements import StatementPass, assign_results, bind_before
 
 
-def transform(function: gast.AST, info: dict[gast.AST, StatementInfo]) -> gast.AST:
-    return _Conditionals(info).run(function)
+def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str]) -> gast.AST:
+    return _Conditionals(info, placeholders).run(function)
 
 
 class _Conditionals(StatementPass):
@@ -47,7 +47,7 @@ class _Conditionals(StatementPass):
             node.lineno,
             __test__=node.test,
         )
-        return helpers + bind_before(info, inputs, node.lineno) + call
+        return helpers + bind_before(info, inputs, node.lineno, self.placeholders) + call
 
 
 def _assigned_by_both(node: gast.If) -> frozenset[str]:

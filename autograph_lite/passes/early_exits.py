@@ -1,72 +1,102 @@
-"""Early ``return`` inside ``if`` branches, rewritten so that every path ends in one assignment.
+"""``return``, ``break`` and ``continue`` rewritten into assignments, so that staged helpers can hold them.
 
-A staged branch is a function that returns its carried names, so a ``return`` of the user's cannot
-stay inside it. The code after an ``if`` whose one branch always returns belongs to the other branch
-(Python runs it only there), so it is moved there: no flag, no extra ``lax.cond``. A final ``return``
-statement is copied into branches that fall through, which is exact because only one copy runs. Then
-every return sits at the end of a path and becomes an assignment to ``_ag_retval``, returned once at
-the end of the function.
+A staged branch or loop body is a function that returns its carried names; a user's ``return`` or
+``break`` cannot stay inside it. Two rewrites, the simplest that fits:
+
+**Lifting** (``return`` inside ``if`` branches only). The code after an ``if`` whose one branch always
+returns runs only in the other branch, so it is moved there; a final ``return`` is copied into
+branches that fall through (only one copy runs). Every return then ends a path and becomes
+``_ag_retval = value``, returned once at the end: one ``lax.cond``, no flag.
+
+**Flags** (everything else). ``break`` / ``continue`` set a per-loop flag (``_ag_break_L12``,
+``_ag_continue_L12``) and ``return`` sets ``_ag_returned``; the statements after one that may have
+exited are guarded by ``if not flag:``; a ``while`` test starts with ``not flag``, and a ``for`` loop
+gets a *stop test* (returned in the side table) that the loop operator checks before each iteration.
+A loop's ``else`` runs under ``if not break_flag:``. The flags are ordinary variables: concrete ones
+keep Python's control flow, traced ones become ``lax.cond`` / loop-carried booleans.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Callable
 
 import gast
 
 from ..errors import Location, UnsupportedSyntaxError
+from ..generated_names import RETURN_VALUE, RETURNED
 from . import templates
 
-RETVAL = templates.PREFIX + "retval"
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_LOOPS = (gast.For, gast.While)
 
 
-def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gast.AST:
+def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> dict[gast.For, gast.expr]:
+    """Rewrite ``function`` in place; return the stop test of each ``for`` loop that needs one."""
     if isinstance(function, gast.Lambda):
-        return function
-    _reject_loop_exits(function.body, locate)
-    if not any(_contains_return(s) for s in function.body if isinstance(s, gast.If)):
-        return function
+        return {}
+    stop_tests: dict[gast.For, gast.expr] = {}
+    if not _needs_rewrite(function.body):
+        return stop_tests
     body = list(function.body)
-    if not _always_returns(body):
+    if _has_return_in_branch_or_loop(body) and not _always_returns(body):
         body.append(templates.statements("return None", _last_line(body))[0])
-    body = _lift(body, locate)
-    function.body = _assign_returns(body)
-    function.body.append(templates.statements(f"return {RETVAL}", _last_line(body))[0])
-    return function
+    if _has_return_in_branch_or_loop(body):
+        lifted = _lift(copy.deepcopy(body))
+        if not _any_loop_exit(lifted) and _returns_only_at_path_ends(lifted):
+            body = _Flags(locate, stop_tests, return_flag=False).block(_assign_returns(lifted), None)
+            function.body = body + [_return_statement(body)]
+            return stop_tests
+        flags = _Flags(locate, stop_tests, return_flag=True)
+        function.body = templates.statements(f"{RETURNED} = False", body[0].lineno) + flags.block(body, None)
+        function.body.append(_return_statement(function.body))
+        return stop_tests
+    function.body = _Flags(locate, stop_tests, return_flag=False).block(body, None)
+    return stop_tests
 
 
-def _lift(statements: list[gast.stmt], locate) -> list[gast.stmt]:
+# --- lifting -------------------------------------------------------------------------------------
+
+
+def _lift(statements: list[gast.stmt]) -> list[gast.stmt]:
     """Move the statements after a returning ``if`` into the branches that fall through."""
     result: list[gast.stmt] = []
     for index, statement in enumerate(statements):
         result.append(statement)
         if isinstance(statement, gast.Return):
             return result  # anything after it is unreachable
-        if not (isinstance(statement, gast.If) and _contains_return(statement)):
+        if not (isinstance(statement, gast.If) and _contains(statement, gast.Return)):
             continue
         rest = statements[index + 1:]
         body_returns, orelse_returns = _always_returns(statement.body), _always_returns(statement.orelse)
         if rest and not body_returns and not orelse_returns:
             if not (len(rest) == 1 and isinstance(rest[0], gast.Return)):
-                raise UnsupportedSyntaxError(
-                    "code after this `if` runs only on the paths where it did not return, and those "
-                    "paths are not all in one branch; this form needs the early-exit rewrite, not "
-                    "supported yet",
-                    locate(statement),
-                    "Put the rest of the function into an `else:` of the `if` that returns.",
-                )
+                result.extend(rest)  # not liftable: the flag rewrite will take it
+                return result
             statement.body = statement.body + [copy.deepcopy(rest[0])]
             statement.orelse = statement.orelse + [copy.deepcopy(rest[0])]
         elif rest and body_returns and not orelse_returns:
             statement.orelse = statement.orelse + rest
         elif rest and orelse_returns and not body_returns:
             statement.body = statement.body + rest
-        statement.body = _lift(statement.body, locate)
-        statement.orelse = _lift(statement.orelse, locate)
+        statement.body = _lift(statement.body)
+        statement.orelse = _lift(statement.orelse)
         return result
     return result
+
+
+def _returns_only_at_path_ends(statements: list[gast.stmt]) -> bool:
+    for index, statement in enumerate(statements):
+        last = index == len(statements) - 1
+        if isinstance(statement, gast.If):
+            if _contains(statement, gast.Return) and not (
+                last and _returns_only_at_path_ends(statement.body) and _returns_only_at_path_ends(statement.orelse)
+            ):
+                return False
+        elif _contains(statement, gast.Return) and not (last and isinstance(statement, gast.Return)):
+            return False
+    return True
 
 
 def _assign_returns(statements: list[gast.stmt]) -> list[gast.stmt]:
@@ -75,13 +105,135 @@ def _assign_returns(statements: list[gast.stmt]) -> list[gast.stmt]:
         return statements
     last = statements[-1]
     if isinstance(last, gast.Return):
-        value = last.value or gast.Constant(value=None, kind=None)
-        assignment = templates.statements(f"{RETVAL} = __value__", last.lineno, __value__=value)
-        return statements[:-1] + assignment
+        return statements[:-1] + _store_return_value(last)
     if isinstance(last, gast.If):
         last.body = _assign_returns(last.body)
         last.orelse = _assign_returns(last.orelse)
     return statements
+
+
+# --- flags ---------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _LoopFlags:
+    break_flag: str | None
+    continue_flag: str | None
+
+
+class _Flags:
+    """Rewrites exits into flag assignments and guards what follows them."""
+
+    def __init__(self, locate, stop_tests: dict, return_flag: bool):
+        self.locate = locate
+        self.stop_tests = stop_tests
+        self.return_flag = return_flag
+
+    def block(self, statements: list[gast.stmt], loop: _LoopFlags | None) -> list[gast.stmt]:
+        result: list[gast.stmt] = []
+        for index, statement in enumerate(statements):
+            exits, always = self.flags_set_by(statement, loop), _always_exits([statement])
+            result.extend(self.statement(statement, loop))
+            rest = statements[index + 1:]
+            if always:
+                return result  # anything after it is unreachable
+            if exits and rest:
+                result.append(_guard(exits, rest[0].lineno, self.block(rest, loop)))
+                return result
+        return result
+
+    def statement(self, node: gast.stmt, loop: _LoopFlags | None) -> list[gast.stmt]:
+        if isinstance(node, gast.Return) and self.return_flag:
+            return _store_return_value(node) + templates.statements(f"{RETURNED} = True", node.lineno)
+        if isinstance(node, gast.Break):
+            return templates.statements(f"{loop.break_flag} = True", node.lineno)
+        if isinstance(node, gast.Continue):
+            return templates.statements(f"{loop.continue_flag} = True", node.lineno)
+        if isinstance(node, gast.If):
+            node.body = self.block(node.body, loop) or [gast.Pass()]
+            node.orelse = self.block(node.orelse, loop)
+            return [node]
+        if isinstance(node, _LOOPS):
+            return self.loop(node, loop)
+        if self.flags_set_by(node, loop):
+            raise UnsupportedSyntaxError(
+                f"`return` / `break` / `continue` inside a `{type(node).__name__.lower()}` statement "
+                "cannot be converted",
+                self.locate(node),
+                "Move the exit out of the statement: set a flag inside it and act on the flag after it.",
+            )
+        return [node]
+
+    def loop(self, node: gast.For | gast.While, outer: _LoopFlags | None) -> list[gast.stmt]:
+        line = node.lineno
+        flags = _LoopFlags(
+            break_flag=f"{templates.PREFIX}break_L{line}" if _contains_own(node.body, gast.Break) else None,
+            continue_flag=f"{templates.PREFIX}continue_L{line}" if _contains_own(node.body, gast.Continue) else None,
+        )
+        stops = [flags.break_flag] if flags.break_flag else []
+        if self.return_flag and _contains(node, gast.Return):
+            stops.append(RETURNED)
+        node.body = self.block(node.body, flags)
+        if flags.continue_flag:
+            node.body = templates.statements(f"{flags.continue_flag} = False", line) + node.body
+        if stops:
+            keep_going = templates.expression(f"not ({' or '.join(stops)})", line)
+            if isinstance(node, gast.While):
+                node.test = templates.expression("__flags__ and __test__", line, __flags__=keep_going, __test__=node.test)
+            else:
+                self.stop_tests[node] = keep_going
+        after = self.block(node.orelse, outer)
+        if after and stops:
+            after = [_guard(set(stops), node.orelse[0].lineno, after)]
+        node.orelse = []
+        before = templates.statements(f"{flags.break_flag} = False", line) if flags.break_flag else []
+        return before + [node] + after
+
+    def flags_set_by(self, node: gast.AST, loop: _LoopFlags | None) -> set[str]:
+        """The flags that ``node`` may set, seen from the block that holds it."""
+        flags: set[str] = set()
+        if self.return_flag and _contains(node, gast.Return):
+            flags.add(RETURNED)
+        if loop is not None:
+            if loop.break_flag and _contains_own([node], gast.Break):
+                flags.add(loop.break_flag)
+            if loop.continue_flag and _contains_own([node], gast.Continue):
+                flags.add(loop.continue_flag)
+        return flags
+
+
+def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
+    guard = templates.statements(f"if not ({' or '.join(sorted(flags))}):\n    pass", line)[0]
+    guard.body = body or [gast.Pass()]
+    return guard
+
+
+# --- shared helpers ------------------------------------------------------------------------------
+
+
+def _store_return_value(node: gast.Return) -> list[gast.stmt]:
+    value = node.value or gast.Constant(value=None, kind=None)
+    return templates.statements(f"{RETURN_VALUE} = __value__", node.lineno, __value__=value)
+
+
+def _return_statement(body: list[gast.stmt]) -> gast.stmt:
+    return templates.statements(f"return {RETURN_VALUE}", _last_line(body))[0]
+
+
+def _needs_rewrite(body: list[gast.stmt]) -> bool:
+    return _has_return_in_branch_or_loop(body) or any(
+        isinstance(n, (gast.Break, gast.Continue)) for s in body for n in _walk_scope(s)
+    )
+
+
+def _has_return_in_branch_or_loop(body: list[gast.stmt]) -> bool:
+    return any(isinstance(s, (gast.If, *_LOOPS)) and _contains(s, gast.Return) for s in body)
+
+
+def _any_loop_exit(body: list[gast.stmt]) -> bool:
+    return any(
+        isinstance(n, _LOOPS) and _contains(n, gast.Return) for s in body for n in _walk_scope(s)
+    )
 
 
 def _always_returns(statements: list[gast.stmt]) -> bool:
@@ -93,8 +245,32 @@ def _always_returns(statements: list[gast.stmt]) -> bool:
     return False
 
 
-def _contains_return(node: gast.AST) -> bool:
-    return any(isinstance(n, gast.Return) for n in _walk_scope(node))
+def _always_exits(statements: list[gast.stmt]) -> bool:
+    for statement in statements:
+        if isinstance(statement, (gast.Return, gast.Break, gast.Continue)):
+            return True
+        if isinstance(statement, gast.If) and _always_exits(statement.body) and _always_exits(statement.orelse):
+            return True
+    return False
+
+
+def _contains(node: gast.AST, kind: type) -> bool:
+    return any(isinstance(n, kind) for n in _walk_scope(node))
+
+
+def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
+    """Whether ``statements`` hold a ``break`` / ``continue`` that belongs to the enclosing loop."""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, kind):
+            return True
+        if isinstance(node, _LOOPS):
+            pending.extend(node.orelse)  # a loop's own body consumes its break / continue
+            continue
+        if not isinstance(node, _SCOPES):
+            pending.extend(gast.iter_child_nodes(node))
+    return False
 
 
 def _walk_scope(node: gast.AST):
@@ -103,29 +279,6 @@ def _walk_scope(node: gast.AST):
         current = pending.pop()
         yield current
         pending.extend(c for c in gast.iter_child_nodes(current) if not isinstance(c, _SCOPES))
-
-
-def _reject_loop_exits(statements: list[gast.stmt], locate) -> None:
-    for statement in statements:
-        for node in _walk_scope(statement):
-            if isinstance(node, (gast.Break, gast.Continue)) or (
-                isinstance(node, gast.Return) and _inside_loop(statement, node)
-            ):
-                keyword = {gast.Break: "break", gast.Continue: "continue"}.get(type(node), "return")
-                raise UnsupportedSyntaxError(
-                    f"`{keyword}` inside a loop cannot be converted yet",
-                    locate(node),
-                    "Use a flag in the loop condition (`while i < n and not done:`) instead.",
-                )
-
-
-def _inside_loop(root: gast.AST, target: gast.AST) -> bool:
-    """Whether ``target`` lies in the body of a loop within ``root``."""
-    for node in _walk_scope(root):
-        if isinstance(node, (gast.While, gast.For)):
-            if any(inner is target for inner in _walk_scope(node)):
-                return True
-    return False
 
 
 def _last_line(statements: list[gast.stmt]) -> int:

@@ -36,6 +36,10 @@ def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gas
     return function
 
 
+def transform_expression(expression: gast.expr, locate: Callable[[gast.AST], Location]) -> gast.expr:
+    return _LogicalExpressions(locate).visit(expression)
+
+
 class _LogicalExpressions(gast.NodeTransformer):
     def __init__(self, locate: Callable[[gast.AST], Location]):
         self.locate = locate

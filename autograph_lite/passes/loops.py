@@ -3,8 +3,9 @@
 The helpers take and return the carried names, which map one-to-one onto the carry of
 ``lax.while_loop`` / ``fori_loop`` / ``scan``. A ``for`` body also takes the item first. In the
 iterable position, ``range`` / ``enumerate`` / ``zip`` calls go through ``_ag.call`` so that traced
-bounds and arrays stay visible to the loop operator. ``else`` clauses run after the loop: with no
-``break`` in the body (early exits are rewritten before this pass), Python always runs them.
+bounds and arrays stay visible to the loop operator. A ``for`` loop with a ``break`` or ``return``
+also gets a stop-test helper (built by the early-exit pass). Its ``else`` clause was already moved
+after it by that pass.
 """
 
 from __future__ import annotations
@@ -19,11 +20,20 @@ ITEM = templates.PREFIX + "item"
 _OPEN_BUILTINS = ("range", "enumerate", "zip")
 
 
-def transform(function: gast.AST, info: dict[gast.AST, StatementInfo]) -> gast.AST:
-    return _Loops(info).run(function)
+def transform(
+    function: gast.AST,
+    info: dict[gast.AST, StatementInfo],
+    placeholders: frozenset[str],
+    stop_tests: dict[gast.For, gast.expr],
+) -> gast.AST:
+    return _Loops(info, placeholders, stop_tests).run(function)
 
 
 class _Loops(StatementPass):
+    def __init__(self, info, placeholders: frozenset[str], stop_tests: dict[gast.For, gast.expr]):
+        super().__init__(info, placeholders)
+        self.stop_tests = stop_tests
+
     def visit_While(self, node: gast.While) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
         orelse = self._visit_block(node.orelse)
@@ -48,7 +58,7 @@ class _Loops(StatementPass):
             f"{results}, {templates.string_tuple(carried)})",
             node.lineno,
         )
-        return helpers + bind_before(info, carried, node.lineno) + call + orelse
+        return helpers + bind_before(info, carried, node.lineno, self.placeholders) + call + orelse
 
     def visit_For(self, node: gast.For) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
@@ -60,7 +70,7 @@ class _Loops(StatementPass):
         simple_target = isinstance(node.target, gast.Name) and not (bound_by_target & set(carried))
         item = node.target.id if simple_target else ITEM
         unpack = [] if simple_target else templates.statements(f"__target__ = {ITEM}", node.lineno, __target__=node.target)
-        has_effects = _has_effects(node.body)
+        options = ", has_effects=True" if _has_effects(node.body) else ""
         params, results = ", ".join((item,) + carried), templates.name_tuple(carried)
         helpers = templates.statements(
             f"""
@@ -71,13 +81,24 @@ class _Loops(StatementPass):
             node.lineno,
             __body__=unpack + node.body,
         )
+        if node in self.stop_tests:
+            test_name = self.unique("for_test", node)
+            helpers = templates.statements(
+                f"""
+                def {test_name}({", ".join(carried)}):
+                    return __test__
+                """,
+                node.lineno,
+                __test__=self.stop_tests[node],
+            ) + helpers
+            options += f", stop_test={test_name}"
         call = templates.statements(
             f"{assign_results(carried)}{templates.RUNTIME}.for_stmt(__iter__, {body_name}, {results}, "
-            f"{templates.string_tuple(carried)}{', has_effects=True' if has_effects else ''})",
+            f"{templates.string_tuple(carried)}{options})",
             node.lineno,
             __iter__=_open_iterable(node.iter),
         )
-        return helpers + bind_before(info, carried, node.lineno) + call + orelse
+        return helpers + bind_before(info, carried, node.lineno, self.placeholders) + call + orelse
 
 
 def _open_iterable(iterable: gast.expr) -> gast.expr:

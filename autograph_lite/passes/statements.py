@@ -17,8 +17,10 @@ class StatementPass(gast.NodeTransformer):
     user's own nested functions are not: they are converted on their own when they are called.
     """
 
-    def __init__(self, info: dict[gast.AST, StatementInfo]):
+    def __init__(self, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str]):
         self.info = info
+        # Names that may start as zeros where unassigned: every read of theirs follows an assignment.
+        self.placeholders = placeholders
         self.used_names: set[str] = set()
 
     def run(self, function: gast.AST) -> gast.AST:
@@ -52,17 +54,44 @@ class StatementPass(gast.NodeTransformer):
         return candidate
 
 
-def bind_before(info: StatementInfo, names: tuple[str, ...], line: int) -> list[gast.stmt]:
+def bind_before(info: StatementInfo, names: tuple[str, ...], line: int, placeholders: frozenset[str]) -> list[gast.stmt]:
     """Statements that give each of ``names`` a value if some path may have left it unbound."""
     lines = []
     for name in names:
+        option = ", placeholder=True" if name in placeholders else ""
         if name in info.unbound:
-            lines.append(f"{name} = {templates.RUNTIME}.Undefined({name!r})")
+            lines.append(f"{name} = {templates.RUNTIME}.Undefined({name!r}{option})")
         elif name in info.maybe_unbound:
-            lines.append(f"{name} = {templates.RUNTIME}.maybe_undefined(locals(), {name!r})")
+            lines.append(f"{name} = {templates.RUNTIME}.maybe_undefined(locals(), {name!r}{option})")
     return templates.statements("\n".join(lines), line) if lines else []
 
 
 def assign_results(names: tuple[str, ...]) -> str:
     """The left side that receives a staged statement's carried names, or nothing if there are none."""
     return f"{templates.name_tuple(names)} = " if names else ""
+
+
+def drop_redundant_binds(function: gast.AST) -> gast.AST:
+    """Remove ``x = _ag.maybe_undefined(locals(), 'x')`` where ``x`` is a parameter of the helper holding it.
+
+    The binding analysis runs on the user's function, before loop bodies become helpers; inside a
+    helper, a carried name is a parameter and always bound.
+    """
+    for node in gast.walk(function):
+        if isinstance(node, gast.FunctionDef) and node.name.startswith(templates.PREFIX):
+            parameters = {a.id for a in node.args.args}
+            node.body = [s for s in node.body if not _binds_maybe_undefined(s, parameters)]
+    return function
+
+
+def _binds_maybe_undefined(statement: gast.stmt, parameters: set[str]) -> bool:
+    if not (isinstance(statement, gast.Assign) and isinstance(statement.value, gast.Call)):
+        return False
+    function = statement.value.func
+    return (
+        isinstance(function, gast.Attribute)
+        and function.attr == "maybe_undefined"
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], gast.Name)
+        and statement.targets[0].id in parameters
+    )

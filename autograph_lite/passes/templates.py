@@ -12,8 +12,7 @@ from typing import Iterable
 
 import gast
 
-RUNTIME = "_ag"
-PREFIX = "_ag_"
+from ..generated_names import PREFIX, RUNTIME
 
 
 def helper_name(what: str, node: gast.AST) -> str:

@@ -77,11 +77,11 @@ class _Checker(gast.NodeVisitor):
     visit_AsyncWith = visit_AsyncFor
 
     def visit_If(self, node: gast.If) -> None:
-        self._reject_walrus(node.test, node, "`if`")
+        # A walrus in an `if` test is fine: the test is evaluated in the function's own scope.
         self._control_flow(node)
 
     def visit_While(self, node: gast.While) -> None:
-        self._reject_walrus(node.test, node, "`while`")
+        self._reject_walrus(node.test)
         self._control_flow(node)
 
     def visit_For(self, node: gast.For) -> None:
@@ -113,13 +113,14 @@ class _Checker(gast.NodeVisitor):
                 f"Assign {names[0]} = None instead, or move the `del` after the statement.",
             )
 
-    def _reject_walrus(self, test: gast.AST, node: gast.AST, construct: str) -> None:
+    def _reject_walrus(self, test: gast.AST) -> None:
         for inner in gast.walk(test):
             if isinstance(inner, gast.NamedExpr):
                 self.fail(
                     inner,
-                    f"an assignment expression (`:=`) in the test of an {construct} cannot be converted "
-                    "yet; staging it would have to re-evaluate the assignment",
-                    f"Assign {inner.target.id} on its own line before the {construct} "
-                    "(and again at the end of the loop body for a `while`).",
+                    "an assignment expression (`:=`) in the test of a `while` loop cannot be converted: "
+                    "a staged loop evaluates its test in a function of its own, where the name would "
+                    "not reach the loop body",
+                    f"Assign {inner.target.id} before the loop and again at the end of its body, and "
+                    f"test {inner.target.id} in the `while`.",
                 )

@@ -31,8 +31,16 @@ class Operators:
             raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
         self.static_loops = static_loops
 
-    def for_stmt(self, iterable: Any, body: Callable, init: tuple, names: tuple[str, ...], has_effects: bool = False) -> tuple:
-        return loops.for_stmt(iterable, body, init, names, self.static_loops, has_effects)
+    def for_stmt(
+        self,
+        iterable: Any,
+        body: Callable,
+        init: tuple,
+        names: tuple[str, ...],
+        has_effects: bool = False,
+        stop_test: Callable | None = None,
+    ) -> tuple:
+        return loops.for_stmt(iterable, body, init, names, self.static_loops, has_effects, stop_test)
 
     def __repr__(self) -> str:
         return f"<autograph_lite operators static_loops={self.static_loops!r}>"

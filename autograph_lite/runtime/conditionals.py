@@ -9,15 +9,17 @@ again; a genuine difference becomes a ``StagingTypeError`` naming the variable.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import dataclasses
+from typing import Any, Callable
 
 import jax
 import jax.numpy as jnp
 from jax import lax
 
 from ..errors import StagingTypeError
-from .locations import location_of
-from .values import Split, Undefined, is_traced, to_predicate, type_string
+from ..generated_names import RETURN_VALUE
+from .locations import location_of, stored_lines
+from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
 
 def if_stmt(
@@ -47,57 +49,92 @@ def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], An
 
 
 def staged_cond(predicate, true_fn, false_fn, operands, names, construct, location=None) -> tuple:
-    """``lax.cond`` over branches returning a tuple of carried values, with their Python leaves kept."""
+    """``lax.cond`` over branches returning a tuple of carried values, with their Python leaves kept.
+
+    The first attempt traces the branches as they are. If ``lax.cond`` rejects their outputs, what
+    each branch returned tells whether an adjustment makes them agree: zeros for a return value that
+    one branch has not set yet (when no read can see them: ``Undefined.placeholder``), or a cast of a weakly typed scalar to the other branch's dtype. Then
+    it traces again; a difference that no adjustment removes is a ``StagingTypeError``.
+    """
     location = location or location_of(true_fn)
-    splits: dict[str, Split] = {}
-
-    def branch(key: str, fn: Callable[..., tuple], casts: Sequence[Any] | None):
-        def traced_branch():
-            split = Split.of(fn(*operands), names)
-            splits[key] = split
-            if casts is None:
-                return split.arrays
-            return [lax.convert_element_type(a, d) if d is not None else a for a, d in zip(split.arrays, casts)]
-        return traced_branch
-
-    try:
-        arrays = lax.cond(predicate, branch("true", true_fn, None), branch("false", false_fn, None))
-    except TypeError as error:
-        casts = _promotions(splits, names, construct, location)
-        if casts is None:
-            raise
+    adjustments = {"true": _Adjustment(), "false": _Adjustment()}
+    while True:
+        splits: dict[str, Split] = {}
+        branches = [_branch(key, fn, operands, names, adjustments[key], splits) for key, fn in
+                    (("true", true_fn), ("false", false_fn))]
         try:
-            arrays = lax.cond(
-                predicate, branch("true", true_fn, casts["true"]), branch("false", false_fn, casts["false"])
-            )
-        except TypeError:
-            raise error from None
-    _check_python_leaves(splits, names, construct, location)
-    return splits["true"].rebuild(arrays)
+            arrays = lax.cond(predicate, *branches)
+        except TypeError as error:
+            improved = _adjust(splits, names, adjustments, construct, location, true_fn, false_fn)
+            if improved is None:
+                raise error
+            adjustments = improved
+            continue
+        _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
+        return splits["true"].rebuild(arrays)
 
 
-def _promotions(splits, names, construct, location) -> dict[str, list[Any]] | None:
-    """Per branch, the dtype to cast each array output to, or a ``StagingTypeError`` if none works."""
+@dataclasses.dataclass(frozen=True)
+class _Adjustment:
+    """What to change in one branch's outputs so that both branches agree."""
+
+    fills: tuple[tuple[int, Any], ...] = ()  # (output index, value whose array leaves become zeros)
+    casts: tuple[Any, ...] | None = None  # per array leaf: the dtype to cast to, or None
+
+
+def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict):
+    def traced_branch():
+        values = list(fn(*operands))
+        for index, template in adjustment.fills:
+            values[index] = zeros_like_value(template)
+        split = Split.of(values, names)
+        splits[key] = split
+        if adjustment.casts is None:
+            return split.arrays
+        return [a if d is None else lax.convert_element_type(a, d) for a, d in zip(split.arrays, adjustment.casts)]
+
+    return traced_branch
+
+
+def _adjust(splits, names, adjustments, construct, location, true_fn, false_fn) -> dict | None:
+    """The next adjustments to try, or ``None`` when the failure is not about the branch outputs."""
     if set(splits) != {"true", "false"}:
         return None
-    _check_python_leaves(splits, names, construct, location)
+    true_values = splits["true"].rebuild(splits["true"].arrays)
+    false_values = splits["false"].rebuild(splits["false"].arrays)
+    fills = {"true": [], "false": []}
+    for index, name in enumerate(names):
+        left, right = true_values[index], false_values[index]
+        if _is_placeholder(left) and not isinstance(right, Undefined):
+            fills["true"].append((index, right))
+        elif _is_placeholder(right) and not isinstance(left, Undefined):
+            fills["false"].append((index, left))
+    if fills["true"] or fills["false"]:
+        return {key: dataclasses.replace(adjustments[key], fills=adjustments[key].fills + tuple(fills[key]))
+                for key in adjustments}
+    _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
+    casts = _promotions(splits, names, construct, location, true_fn, false_fn)
+    if casts is None or all(adjustments[key].casts == casts[key] for key in casts):
+        return None
+    return {key: dataclasses.replace(adjustments[key], casts=casts[key]) for key in adjustments}
+
+
+def _promotions(splits, names, construct, location, true_fn, false_fn) -> dict[str, tuple] | None:
+    """Per branch, the dtype to cast each array output to, or a ``StagingTypeError`` if none works."""
     true, false = splits["true"], splits["false"]
     owners = true.array_names()
     casts = {"true": [], "false": []}
     for owner, left, right in zip(owners, true.arrays, false.arrays):
         left_type, right_type = jax.typeof(left), jax.typeof(right)
         if left_type.shape != right_type.shape or _is_genuine_change(left_type, right_type):
-            raise StagingTypeError(
-                f"{_subject(owner)} is {type_string(left)} in the true branch of the {construct} but "
-                f"{type_string(right)} in the false branch. lax.cond needs one type per output.",
-                location,
-                f"Give {_subject(owner)} the same dtype and shape in both branches, e.g. with "
-                f"jnp.asarray(..., dtype=...) or by starting from a float literal.",
-            )
+            raise _differs(owner, type_string(left), type_string(right), construct, location, true_fn, false_fn,
+                           "lax.cond needs one type per output.",
+                           f"Give {_subject(owner)} the same dtype and shape in both branches, e.g. with "
+                           "jnp.asarray(..., dtype=...) or by starting from a float literal.")
         joined = jnp.result_type(left, right)
         casts["true"].append(joined if left_type.dtype != joined else None)
         casts["false"].append(joined if right_type.dtype != joined else None)
-    return casts
+    return {key: tuple(value) for key, value in casts.items()}
 
 
 def _is_genuine_change(left_type, right_type) -> bool:
@@ -105,9 +142,7 @@ def _is_genuine_change(left_type, right_type) -> bool:
     return left_type.dtype != right_type.dtype and not (left_type.weak_type or right_type.weak_type)
 
 
-def _check_python_leaves(splits, names, construct, location) -> None:
-    if set(splits) != {"true", "false"}:
-        return
+def _check_python_leaves(splits, names, construct, location, true_fn, false_fn) -> None:
     true, false = splits["true"], splits["false"]
     index = true.first_difference(false)
     if index is None:
@@ -124,14 +159,42 @@ def _check_python_leaves(splits, names, construct, location) -> None:
             f"Assign {_subject(name)} before the {construct} (for example `{name} = jnp.zeros_like(...)`), "
             "or in both branches.",
         )
-    raise StagingTypeError(
-        f"{_subject(name)} is {_describe(left)} in the true branch of the {construct} but "
-        f"{_describe(right)} in the false branch. Only arrays can differ between the branches of a "
-        "lax.cond; Python values (None, strings, functions, containers of another shape) must agree.",
-        location,
+    raise _differs(
+        name, _describe(left), _describe(right), construct, location, true_fn, false_fn,
+        "Only arrays can differ between the branches of a lax.cond; Python values (None, strings, "
+        "functions, containers of another shape) must agree.",
         f"Make {_subject(name)} an array of the same structure in both branches, or decide it with a "
         "condition that is not traced.",
     )
+
+
+def _is_placeholder(value: Any) -> bool:
+    return isinstance(value, Undefined) and value.placeholder
+
+
+def _differs(name, left, right, construct, location, true_fn, false_fn, why, fix) -> StagingTypeError:
+    """The error for an output whose type differs between the branches."""
+    if name != RETURN_VALUE:
+        return StagingTypeError(
+            f"{_subject(name)} is {left} in the true branch of the {construct} but {right} in the false "
+            f"branch. {why}",
+            location,
+            fix,
+        )
+    return StagingTypeError(
+        f"the function returns {left} {_where_returned(true_fn)} but {right} {_where_returned(false_fn)}, "
+        f"and the {construct} that chooses between them has a traced condition. {why}",
+        location,
+        "Return values of the same structure, dtype and shape on every path (a function that reaches "
+        "its end without `return` returns None).",
+    )
+
+
+def _where_returned(branch: Callable) -> str:
+    lines = stored_lines(branch, RETURN_VALUE)
+    if not lines:
+        return "on the path that returned earlier"
+    return "at line " + ", ".join(str(line) for line in lines)
 
 
 def _subject(name: str) -> str:

@@ -59,6 +59,7 @@ class LoopChoice:
 
     iterable: Any
     mode: str
+    early_exit: bool = False
 
     def __iter__(self):
         return iter(self.iterable)
@@ -73,9 +74,15 @@ def unroll(iterable: Iterable) -> LoopChoice:
     return LoopChoice(iterable, "unroll")
 
 
-def stage(iterable: Iterable) -> LoopChoice:
-    """Stage this ``for`` loop over a static range or array as one ``lax.scan``, whatever it carries."""
-    return LoopChoice(iterable, "stage")
+def stage(iterable: Iterable, *, early_exit: bool = False) -> LoopChoice:
+    """Stage this ``for`` loop over a static range or array, whatever it carries.
+
+    A loop with ``break`` or ``return`` is staged by default as ``lax.scan`` whose iterations after the
+    exit leave the state unchanged: it runs every iteration, and reverse-mode ``jax.grad`` works.
+    ``early_exit=True`` stages it as ``lax.while_loop`` instead, which stops at the exit but supports
+    forward-mode differentiation only.
+    """
+    return LoopChoice(iterable, "stage", early_exit)
 
 
 def call(function: Callable, *args: Any, **kwargs: Any) -> Any:

@@ -32,7 +32,8 @@ from jax.extend import core as jex_core
 from ..errors import ConversionError, StagingTypeError
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
-from .values import Split, Undefined, is_traced, to_predicate, type_string
+from .conditionals import staged_cond
+from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 
@@ -48,9 +49,9 @@ def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ..
             return state
         state = tuple(body(*state))
     location = location_of(body)
-    return _staged_while(
-        lambda *values: to_predicate(test(*values), "`while` loop", location),
-        body, state, names, "`while` loop", location,
+    predicate = lambda *values: to_predicate(test(*values), "`while` loop", location)  # noqa: E731
+    return _with_placeholders_filled(
+        lambda s: _staged_while(predicate, body, s, names, "`while` loop", location), state, names
     )
 
 
@@ -61,12 +62,17 @@ def for_stmt(
     names: tuple[str, ...],
     static_loops: str = "auto",
     has_effects: bool = False,
+    stop_test: Callable | None = None,
 ) -> tuple:
-    """Run ``for item in iterable: state = body(item, *state)``."""
-    mode = static_loops
+    """Run ``for item in iterable: state = body(item, *state)``, stopping when ``stop_test`` is false.
+
+    ``stop_test`` comes from a ``break`` or ``return`` in the body: it reads the flags they set.
+    """
+    mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
-        mode, iterable = iterable.mode, iterable.iterable
+        mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
     location = location_of(body)
+    state = tuple(init)
     if isinstance(iterable, TracedRange):
         if mode == "unroll":
             raise ConversionError(
@@ -75,21 +81,63 @@ def for_stmt(
                 location,
                 "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
             )
-        return _staged_range(iterable, body, tuple(init), names, location)
+        return _with_placeholders_filled(
+            lambda s: _staged_range(iterable, body, stop_test, s, names, location), state, names
+        )
 
     sequence = _static_sequence(iterable)
-    state = tuple(init)
     if sequence is None or sequence.length == 0 or mode == "unroll":
-        return _python_for(iterable, body, state)
+        return _python_for(iterable, body, stop_test, state, names, location)
     if mode == "auto" and (has_effects or sequence.length == 1 or not _staging_pays(sequence, body, state, names)):
-        return _python_for(iterable, body, state)
-    return _staged_sequence(sequence, body, state, names, location)
+        return _python_for(iterable, body, stop_test, state, names, location)
+    if early_exit and stop_test is not None:
+        run = lambda s: _staged_counted_while(  # noqa: E731
+            0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)), body, stop_test, s, names, location
+        )
+    else:
+        step = _masked(body, stop_test, names, location)
+        run = lambda s: _staged_sequence(sequence, step, s, names, location)  # noqa: E731
+    return _with_placeholders_filled(run, state, names)
 
 
-def _python_for(iterable: Any, body: Callable, state: tuple) -> tuple:
+def _python_for(iterable: Any, body: Callable, stop_test, state: tuple, names, location) -> tuple:
     for item in iterable:
-        state = tuple(body(item, *state))
+        if stop_test is None:
+            state = tuple(body(item, *state))
+            continue
+        keep_going = stop_test(*state)
+        if not is_traced(keep_going):
+            if not keep_going:
+                break
+            state = tuple(body(item, *state))
+        else:
+            state = _run_if(keep_going, body, item, state, names, location)
     return state
+
+
+def _masked(body: Callable, stop_test: Callable | None, names, location) -> Callable:
+    """The body of a staged loop with a static trip count: iterations after an exit leave the state as is."""
+    if stop_test is None:
+        return body
+
+    def step(item, *values):
+        keep_going = stop_test(*values)
+        if not is_traced(keep_going):
+            return tuple(body(item, *values)) if keep_going else values
+        return _run_if(keep_going, body, item, values, names, location)
+
+    return step
+
+
+def _run_if(keep_going, body, item, values, names, location) -> tuple:
+    predicate = to_predicate(keep_going, "`for` loop", location)
+    return staged_cond(
+        predicate, lambda: tuple(body(item, *values)), lambda: tuple(values), (), names, "`for` loop", location
+    )
+
+
+def _row(xs: Any, k: Any) -> Any:
+    return None if xs is None else jax.tree_util.tree_map(lambda a: a[k], xs)
 
 
 # --- what a static-trip-count loop iterates over -------------------------------------------------
@@ -217,9 +265,7 @@ def _staged_sequence(sequence: _Sequence, body, state, names, location) -> tuple
     return split.rebuild(arrays)
 
 
-def _staged_range(traced_range: TracedRange, body, state, names, location) -> tuple:
-    split = Split.of(state, names)
-    record: dict[str, Split] = {}
+def _staged_range(traced_range: TracedRange, body, stop_test, state, names, location) -> tuple:
     start, stop, step = traced_range.start, traced_range.stop, traced_range.step
     if not is_traced(step) and step == 1:
         lower, upper = start, stop
@@ -232,11 +278,37 @@ def _staged_range(traced_range: TracedRange, body, state, names, location) -> tu
         def index(k):
             return start + k * step
 
+    if stop_test is not None:
+        return _staged_counted_while(lower, upper, index, body, stop_test, state, names, location)
+    split = Split.of(state, names)
+    record: dict[str, Split] = {}
+
     def loop_body(i, arrays):
         return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location)
 
     try:
         arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
+    except TypeError as error:
+        raise _carry_error(split, record, "`for` loop", location) or error
+    return split.rebuild(arrays)
+
+
+def _staged_counted_while(lower, upper, item_of, body, stop_test, state, names, location) -> tuple:
+    """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
+    split = Split.of(state, names)
+    record: dict[str, Split] = {}
+
+    def keep_going(carry):
+        i, arrays = carry
+        more = to_predicate(stop_test(*split.rebuild(arrays)), "`for` loop", location)
+        return jnp.logical_and(i < upper, more)
+
+    def step(carry):
+        i, arrays = carry
+        return i + 1, _run_body(lambda *v: body(item_of(i), *v), split, arrays, names, record, location)
+
+    try:
+        _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(lower), split.arrays))
     except TypeError as error:
         raise _carry_error(split, record, "`for` loop", location) or error
     return split.rebuild(arrays)
@@ -262,8 +334,36 @@ def _run_body(body, split: Split, arrays, names, record: dict, location) -> list
     record["in_arrays"] = list(arrays)
     index = out.first_difference(split)
     if index is not None:
+        before = split.rebuild(split.arrays)[index]
+        after = out.rebuild(out.arrays)[index]
+        if isinstance(before, Undefined) and before.placeholder and not isinstance(after, Undefined):
+            raise _PlaceholderNeeded(index, after)
         raise _python_value_error(names[index], split, out, index, location)
     return out.arrays
+
+
+class _PlaceholderNeeded(Exception):
+    """The body assigns a name that is unassigned before the loop and read only after assignments."""
+
+    def __init__(self, index: int, value: Any):
+        super().__init__(index)
+        self.index = index
+        self.value = value
+
+
+def _with_placeholders_filled(run: Callable[[tuple], tuple], state: tuple, names) -> tuple:
+    """Run a staged loop, starting unassigned placeholder names as zeros of the type the body gives them.
+
+    The zeros are never seen: every read of such a name follows an assignment (for the return value:
+    it is read only once the ``returned`` flag, set together with it, is true).
+    """
+    state = list(state)
+    for _ in range(len(names) + 1):
+        try:
+            return run(tuple(state))
+        except _PlaceholderNeeded as needed:
+            state[needed.index] = zeros_like_value(needed.value)
+    return run(tuple(state))
 
 
 # --- errors --------------------------------------------------------------------------------------

@@ -35,12 +35,15 @@ class Undefined:
     """The value of a carried name that no path has assigned yet.
 
     Any use of it raises the ``UnboundLocalError`` that Python would have raised at the read.
+    ``placeholder`` says that every read of the name in the user's code follows an assignment, so a
+    staged statement may carry zeros in its place: nothing can read them.
     """
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "placeholder")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, placeholder: bool = False):
         self.name = name
+        self.placeholder = placeholder
 
     def __repr__(self) -> str:
         return f"Undefined({self.name!r})"
@@ -62,9 +65,20 @@ class Undefined:
         self._fail()
 
 
-def maybe_undefined(scope: dict[str, Any], name: str) -> Any:
+def maybe_undefined(scope: dict[str, Any], name: str, placeholder: bool = False) -> Any:
     """The current value of ``name`` in a ``locals()`` snapshot, or ``Undefined`` if it is unbound."""
-    return scope[name] if name in scope else Undefined(name)
+    return scope[name] if name in scope else Undefined(name, placeholder)
+
+
+def zeros_like_value(value: Any) -> Any:
+    """``value`` with every array leaf replaced by zeros of its shape and dtype."""
+    def zeros(leaf):
+        if not is_array_leaf(leaf):
+            return leaf
+        aval = jax.typeof(leaf)
+        return jnp.zeros(aval.shape, aval.dtype)
+
+    return jax.tree_util.tree_map(zeros, value)
 
 
 def type_string(value: Any) -> str:

@@ -1,0 +1,91 @@
+"""Which local names are surely assigned wherever they are read, in the original program.
+
+Computed before any rewriting, with Python's own meaning of ``break``, ``continue``, ``return`` and
+loop ``else`` clauses. For such a name, a staged branch or loop that has not assigned it yet may give
+it a placeholder value (zeros of the type the other path produces): no read can ever see it. This is
+what lets ``for ... else`` search loops stage (``found`` is set before ``break`` or in ``else``).
+A name read where it may be unbound keeps the strict rule: a located error asking to assign it first.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from .names import reads, target_names, writes
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_LEFT = None  # the state after a statement that never completes normally
+
+
+def assigned_before_every_read(function: gast.FunctionDef) -> frozenset[str]:
+    """Locals of ``function`` that every read of theirs finds surely assigned."""
+    checker = _Checker()
+    parameters = {a.id for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
+    parameters |= {a.id for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    checker.block(function.body, frozenset(parameters))
+    return frozenset(writes(function.body) - checker.unsafe)
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.unsafe: set[str] = set()
+        self.breaks: list[list[frozenset[str]]] = []
+
+    def read(self, node: gast.AST | list | None, assigned: frozenset[str]) -> None:
+        self.unsafe |= reads(node) - assigned
+
+    def block(self, statements: list[gast.stmt], assigned: frozenset[str] | None) -> frozenset[str] | None:
+        for statement in statements:
+            if assigned is _LEFT:
+                return _LEFT
+            assigned = self.statement(statement, assigned)
+        return assigned
+
+    def statement(self, node: gast.stmt, assigned: frozenset[str]) -> frozenset[str] | None:
+        if isinstance(node, gast.If):
+            self.read(node.test, assigned)
+            assigned = assigned | writes(node.test)
+            return _merge(self.block(node.body, assigned), self.block(node.orelse, assigned))
+        if isinstance(node, gast.While):
+            self.read(node.test, assigned)
+            return self._loop(node, assigned | writes(node.test), assigned | writes(node.test))
+        if isinstance(node, gast.For):
+            self.read(node.iter, assigned)
+            return self._loop(node, assigned | target_names(node.target), assigned)
+        if isinstance(node, gast.Break):
+            self.breaks[-1].append(assigned)
+            return _LEFT
+        if isinstance(node, gast.Continue):
+            return _LEFT
+        if isinstance(node, (gast.Return, gast.Raise)):
+            self.read(node, assigned)
+            return _LEFT
+        if isinstance(node, (gast.Try, gast.With)):
+            # Conservative: every read is checked against what was assigned before the statement.
+            self.read(node, assigned)
+            inner = self.block(node.body, assigned)
+            return assigned if isinstance(node, gast.Try) or inner is _LEFT else inner
+        if isinstance(node, _SCOPES):
+            return assigned | writes(node)  # reads inside run later, when it is called
+        if isinstance(node, gast.AugAssign):
+            self.read(node, assigned)
+            return assigned
+        self.read(node, assigned)
+        return assigned | writes(node)
+
+    def _loop(self, node, entered: frozenset[str], normal_exit: frozenset[str]) -> frozenset[str] | None:
+        self.breaks.append([])
+        self.block(node.body, entered)
+        breaks = self.breaks.pop()
+        after_else = self.block(node.orelse, normal_exit)
+        return _merge(after_else, *breaks) if breaks else after_else
+
+
+def _merge(first: frozenset[str] | None, *others: frozenset[str] | None) -> frozenset[str] | None:
+    states = [s for s in (first, *others) if s is not _LEFT]
+    if not states:
+        return _LEFT
+    result = states[0]
+    for state in states[1:]:
+        result = result & state
+    return result
