@@ -1,0 +1,228 @@
+"""``autograph-lite show``: print what the converter makes of one function, without running it.
+
+The converted source is what actually runs under ``jax.jit``; seeing it (or its diff against the
+original) is the quickest way to understand why a variable is carried, which branch helper a JAX
+error points at, or why a construct is rejected. Nothing is traced: the command only imports the
+function's module and rewrites the function.
+
+Exit codes are part of the interface, so that scripts and CI can tell a conversion problem in the
+user's code (1) from a typo in the command line (2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import functools
+import importlib
+import importlib.util
+import inspect
+import itertools
+import os
+import re
+import sys
+import textwrap
+import types
+from pathlib import Path
+from typing import Any, Sequence
+
+EXIT_OK = 0
+EXIT_CONVERSION_ERROR = 1
+EXIT_USAGE = 2  # also what argparse itself uses for a malformed command line
+
+_EPILOG = """\
+targets:
+  FILE.py::FUNC        a function in a Python file (imported as a module, so
+                       its `if __name__ == "__main__":` block does not run)
+  package.module:FUNC  a function in an importable module (the current
+                       directory is importable, as with `python -m`)
+  FUNC may be a dotted qualified name, e.g. Model.__call__
+
+examples:
+  autograph-lite show examples/quickstart.py::conditional_double
+  autograph-lite show --diff examples/quickstart.py::count_halvings
+  autograph-lite show mypackage.model:Model.__call__
+  python -m autograph_lite show examples/quickstart.py::clipped_sum
+
+exit codes:
+  0  success
+  1  the function cannot be converted (the message names file:line)
+  2  usage error, or the file, module or name was not found or failed to import
+"""
+
+_module_numbers = itertools.count()
+
+
+class TargetError(Exception):
+    """The target named on the command line cannot be found or loaded (exit code 2)."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``autograph-lite`` script and of ``python -m autograph_lite``."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    if arguments.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    return arguments.run(arguments)
+
+
+def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="autograph-lite",
+        description="Show how autograph_lite rewrites a function's Python control flow into lax calls.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    show = commands.add_parser(
+        "show",
+        help="print the rewritten source of a function",
+        description="Print autograph_lite.to_source(FUNC): the source that runs when the function is converted.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    show.add_argument("target", metavar="TARGET", help="FILE.py::FUNC or package.module:FUNC")
+    show.add_argument(
+        "--diff", action="store_true", help="print a unified diff of the original source against the rewritten one"
+    )
+    show.set_defaults(run=_show)
+    return parser
+
+
+def _show(arguments: argparse.Namespace) -> int:
+    from . import to_source
+    from .errors import ConversionError
+
+    try:
+        function = load_target(arguments.target)
+    except TargetError as error:
+        return _fail(str(error), EXIT_USAGE)
+    try:
+        rewritten = to_source(function)
+    except ConversionError as error:
+        return _fail(str(error), EXIT_CONVERSION_ERROR)
+    if arguments.diff:
+        sys.stdout.writelines(_diff(function, rewritten, arguments.target))
+    else:
+        sys.stdout.write(rewritten)
+    return EXIT_OK
+
+
+def _fail(message: str, code: int) -> int:
+    # One line, so that the message reads well in CI logs and can be grepped; the hint stays in it.
+    first, *rest = [part.strip() for part in message.splitlines() if part.strip()] or ["unknown error"]
+    hint = f" (hint: {' '.join(rest)})" if rest else ""
+    print(f"autograph-lite: error: {first}{hint}", file=sys.stderr)
+    return code
+
+
+# --- finding the function -------------------------------------------------------------------------
+
+
+def load_target(target: str) -> Any:
+    """The object named by ``FILE.py::FUNC`` or ``package.module:FUNC``."""
+    if "::" in target:
+        location, _, qualname = target.rpartition("::")
+        module = _load_file(location)
+    elif ":" in target:
+        location, _, qualname = target.rpartition(":")
+        module = _load_file(location) if location.endswith(".py") else _import_module(location)
+    else:
+        raise TargetError(f"{target!r} names no function: write FILE.py::FUNC or package.module:FUNC")
+    if not qualname:
+        raise TargetError(f"{target!r} names no function after the colon")
+    found = _resolve(module, qualname, location)
+    if isinstance(found, type):
+        raise TargetError(f"{qualname!r} is a class: name one of its methods, e.g. {qualname}.__call__")
+    return found
+
+
+def _load_file(path_text: str) -> types.ModuleType:
+    """Import a file as a real module: the converter reads the source through ``inspect`` and ``linecache``,
+    which find it by the module and file a function's code object names."""
+    path = Path(path_text)
+    if not path.is_file():
+        raise TargetError(f"no such file: {path_text}")
+    name = f"_autograph_lite_cli_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{next(_module_numbers)}"
+    spec = importlib.util.spec_from_file_location(name, path.resolve())
+    if spec is None or spec.loader is None:
+        raise TargetError(f"cannot import {path_text}: not a Python source file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    # Like `python FILE.py`: the file's own directory is importable, so its sibling imports work.
+    directory = str(path.resolve().parent)
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as error:  # noqa: BLE001 - user code may raise anything, SystemExit included
+        del sys.modules[name]
+        raise TargetError(f"importing {path_text} failed: {_describe(error)}") from error
+    return module
+
+
+def _import_module(module_name: str) -> types.ModuleType:
+    # The console script's sys.path starts at its bin directory; make it behave like `python -m`.
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name and module_name.startswith(error.name):
+            raise TargetError(f"no module named {error.name!r}") from error
+        raise TargetError(f"importing {module_name} failed: {_describe(error)}") from error
+    except BaseException as error:  # noqa: BLE001
+        raise TargetError(f"importing {module_name} failed: {_describe(error)}") from error
+
+
+def _resolve(module: types.ModuleType, qualname: str, location: str) -> Any:
+    value: Any = module
+    for depth, attribute in enumerate(qualname.split(".")):
+        try:
+            value = getattr(value, attribute)
+        except AttributeError:
+            owner = location if depth == 0 else f"{location}: {'.'.join(qualname.split('.')[:depth])}"
+            raise TargetError(f"{owner} has no attribute {attribute!r}") from None
+    return value
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+# --- the diff -------------------------------------------------------------------------------------
+
+
+def _diff(function: Any, rewritten: str, target: str) -> list[str]:
+    original_function = _plain_function(function)
+    filename = original_function.__code__.co_filename
+    first_line = original_function.__code__.co_firstlineno
+    # Dedented like the rewritten source (ast.unparse prints a method at column 0), so the diff shows
+    # the rewrite, not the indentation.
+    original = textwrap.dedent(inspect.getsource(original_function))
+    return list(
+        difflib.unified_diff(
+            original.splitlines(keepends=True),
+            rewritten.splitlines(keepends=True),
+            fromfile=f"{filename}:{first_line} (original)",
+            tofile=f"{target} (converted)",
+        )
+    )
+
+
+def _plain_function(function: Any) -> types.FunctionType:
+    """The user's own function behind a bound method, ``functools.partial`` or decorator wrapper."""
+    while True:
+        if isinstance(function, types.MethodType):
+            function = function.__func__
+        elif isinstance(function, functools.partial):
+            function = function.func
+        elif hasattr(function, "__wrapped__"):
+            function = function.__wrapped__
+        else:
+            return function
