@@ -79,6 +79,16 @@ def bind(compiled: CompiledCode, original: types.FunctionType, operators: object
     return function
 
 
+def all_code_objects(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` and every code object nested in it (helpers, nested functions, lambdas)."""
+    found, pending = [], [code]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        pending.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return found
+
+
 def _only_code(code: types.CodeType, name: str) -> types.CodeType:
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType) and constant.co_name == name:

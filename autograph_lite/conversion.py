@@ -8,38 +8,40 @@ same converted function, and ``jax.jit`` sees the same callable and keeps its co
 
 from __future__ import annotations
 
+import builtins
 import functools
 import threading
 import types
 import weakref
 from typing import Any, Callable
 
-from . import codegen, passes, source
+from . import callees, codegen, passes, source
 from .errors import ConversionError
 from .runtime import Operators
+from .runtime.builtins import TRACED_BUILTINS
+from .runtime.calls import Calls
+from .runtime.iteration import open_builtin
 
-_DO_NOT_CONVERT = "__autograph_lite_do_not_convert__"
 
 _lock = threading.RLock()
 _compiled: dict[types.CodeType, codegen.CompiledCode] = {}
 _converted: "weakref.WeakKeyDictionary[types.FunctionType, dict[str, weakref.ref]]" = weakref.WeakKeyDictionary()
 _operators: dict[str, Operators] = {}
+# Every code object that conversion produced: calls to these need no conversion.
+_converted_codes: set[types.CodeType] = set()
+_MISSING = object()
 
 
 def do_not_convert(function: Callable) -> Callable:
     """Mark ``function`` to run as written: ``convert`` / ``jit`` return it unchanged."""
     target = function.__func__ if isinstance(function, types.MethodType) else function
-    setattr(target, _DO_NOT_CONVERT, True)
+    setattr(target, callees.DO_NOT_CONVERT_MARK, True)
     return function
-
-
-def is_marked_do_not_convert(function: Callable) -> bool:
-    return getattr(function, _DO_NOT_CONVERT, False)
 
 
 def convert_callable(function: Callable, static_loops: str) -> Callable:
     """The converted counterpart of a function, bound method or ``functools.partial``."""
-    if is_marked_do_not_convert(function):
+    if callees.is_marked_do_not_convert(function):
         return function
     if isinstance(function, types.MethodType):
         return types.MethodType(convert_callable(function.__func__, static_loops), function.__self__)
@@ -72,17 +74,58 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
         compiled = _compiled.get(function.__code__)
         if compiled is None:
             parsed = source.parse_function(function)
-            rewritten = passes.rewrite(parsed)
+            rewritten = passes.rewrite(parsed, _calls_left_as_is(function))
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
             _compiled[function.__code__] = compiled
+            _converted_codes.update(codegen.all_code_objects(compiled.code))
         return compiled
 
 
 def operators(static_loops: str) -> Operators:
     with _lock:
         if static_loops not in _operators:
-            _operators[static_loops] = Operators(static_loops)
+            calls = Calls(lambda function: convert_function(function, static_loops), _converted_codes)
+            _operators[static_loops] = Operators(static_loops, calls)
         return _operators[static_loops]
+
+
+def _calls_left_as_is(function: types.FunctionType):
+    """The predicate the calls pass asks: is ``a.b.c(...)`` a call of library code or a class?"""
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+
+    def leave_as_is(path: tuple[str, ...]) -> bool:
+        root, *attributes = path
+        if root in cells:
+            try:
+                value = cells[root].cell_contents
+            except ValueError:
+                return False
+        elif root in function.__globals__:
+            value = function.__globals__[root]
+        elif hasattr(builtins, root):
+            value = getattr(builtins, root)
+        else:
+            return False
+        for attribute in attributes:
+            if not isinstance(value, types.ModuleType):
+                return False  # attributes of other objects may be properties: never evaluated here
+            value = getattr(value, attribute, _MISSING)
+        if value is _MISSING or _needs_runtime(value):
+            return False
+        if isinstance(value, type):
+            return True
+        module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+        return callees.is_library_module(module)
+
+    return leave_as_is
+
+
+def _needs_runtime(value: Any) -> bool:
+    """Builtins with a traced meaning (``min``, ``range``, ``print``, ...) always go through ``_ag.call``."""
+    try:
+        return value in TRACED_BUILTINS or open_builtin(value) is not None
+    except TypeError:  # unhashable
+        return False
 
 
 def unwrap_for_source(function: Any) -> types.FunctionType:

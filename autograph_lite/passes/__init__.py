@@ -1,36 +1,93 @@
 """The rewrite, one concern per pass, in the order they must run.
 
-Early exits go first, because they change which names a statement carries; the expression pass runs
-before the analysis so that the lazy operands it wraps in lambdas are seen as reads; conditionals run
-before loops so that a loop body's ``if`` is already a call when the loop becomes helpers.
+Nested functions and lambdas are rewritten first, each as a scope of its own, so that they work
+whoever calls them (``jax.vmap(lambda x: x if x > 0 else -x)`` included). Then, per scope: early
+exits go first, because they change which names a statement carries; item updates and calls follow;
+the expression pass runs before the analysis so that the lazy operands it wraps in lambdas are seen
+as reads; conditionals run before loops so that a loop body's ``if`` is already a call when the loop
+becomes helpers.
 """
 
 from __future__ import annotations
 
+import copy
+from typing import Callable
+
 import gast
 
-from ..analysis import analyze, reads
+from ..analysis import analyze, reads, writes
 from ..analysis.assigned_before_read import assigned_before_every_read
 from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
-from . import conditionals, early_exits, logical_expressions, loops, validate
+from . import calls, conditionals, early_exits, item_updates, logical_expressions, loops, validate
 from .statements import drop_redundant_binds
 
+_SCOPES = (gast.FunctionDef, gast.Lambda)
 
-def rewrite(parsed: ParsedFunction) -> gast.AST:
-    """Rewrite the parsed function in place and return its node."""
-    function = parsed.node
-    validate.transform(function, parsed.location)
+
+def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]], bool]) -> gast.AST:
+    """Rewrite the parsed function (and the functions nested in it) in place; return its node."""
+    _rewrite_scope(parsed.node, parsed.location, leave_call_as_is, frozenset())
+    return parsed.node
+
+
+def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str]) -> None:
+    local_names = enclosing_names | _names_bound_in(function)
+    for nested in _nested_scopes(function):
+        _rewrite_nested(nested, locate, leave_call_as_is, local_names)
+    validate.transform(function, locate)
     placeholders = frozenset({RETURN_VALUE})
     if isinstance(function, gast.FunctionDef):
         placeholders |= assigned_before_every_read(function)
-    stop_tests = early_exits.transform(function, parsed.location)
-    logical_expressions.transform(function, parsed.location)
+    stop_tests = early_exits.transform(function, locate)
+    item_updates.transform(function)
+    calls.transform(function, leave_call_as_is, local_names)
+    logical_expressions.transform(function, locate)
     for node, test in stop_tests.items():
-        stop_tests[node] = logical_expressions.transform_expression(test, parsed.location)
+        stop_tests[node] = logical_expressions.transform_expression(test, locate)
     if isinstance(function, gast.FunctionDef):
         info = analyze(function, {node: reads(test) for node, test in stop_tests.items()})
         conditionals.transform(function, info, placeholders)
         loops.transform(function, info, placeholders, stop_tests)
         drop_redundant_binds(function)
-    return function
+
+
+def _rewrite_nested(node: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str]) -> None:
+    """Rewrite a nested scope; a nested generator stays as written (it is a Python iterator)."""
+    if _is_generator(node):
+        return
+    rewritten = copy.deepcopy(node)
+    _rewrite_scope(rewritten, locate, leave_call_as_is, enclosing_names)
+    for field in node._fields:
+        setattr(node, field, getattr(rewritten, field))
+
+
+def _nested_scopes(function: gast.AST):
+    """The functions and lambdas directly inside ``function``'s own scope (not inside classes)."""
+    pending = list(gast.iter_child_nodes(function))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _SCOPES):
+            yield node
+        elif not isinstance(node, (gast.ClassDef, gast.AsyncFunctionDef)):
+            pending.extend(gast.iter_child_nodes(node))
+
+
+def _names_bound_in(function: gast.AST) -> frozenset[str]:
+    arguments = function.args
+    names = {a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+    names |= {a.id for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    if isinstance(function, gast.FunctionDef):
+        names |= writes(function.body)
+    return frozenset(names)
+
+
+def _is_generator(node: gast.AST) -> bool:
+    pending = list(gast.iter_child_nodes(node))
+    while pending:
+        current = pending.pop()
+        if isinstance(current, (gast.Yield, gast.YieldFrom)):
+            return True
+        if not isinstance(current, (*_SCOPES, gast.ClassDef, gast.AsyncFunctionDef)):
+            pending.extend(gast.iter_child_nodes(current))
+    return False

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import conditionals, iteration, logic, loops, values
+from . import conditionals, items, logic, loops, values
+from .calls import Calls
 
 
 class Operators:
@@ -24,12 +25,13 @@ class Operators:
     not_ = staticmethod(logic.not_)
     compare = staticmethod(logic.compare)
     while_stmt = staticmethod(loops.while_stmt)
-    call = staticmethod(iteration.call)
+    setitem = staticmethod(items.setitem)
 
-    def __init__(self, static_loops: str = "auto"):
+    def __init__(self, static_loops: str, calls: Calls):
         if static_loops not in loops.STATIC_LOOP_MODES:
             raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
         self.static_loops = static_loops
+        self.call = calls.call
 
     def for_stmt(
         self,

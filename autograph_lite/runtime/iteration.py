@@ -1,8 +1,7 @@
 """What a ``for`` loop iterates over, seen before Python turns it into an iterator.
 
 ``range(n)`` with a traced ``n`` cannot be built at all, and ``enumerate(x)`` / ``zip(a, b)`` hide
-their arguments once built, so the rewriter routes these three calls, in the iterable position of a
-``for``, through :func:`call`. With concrete arguments it returns the builtin's own result; otherwise a
+their arguments once built, so calls to them from converted code get :func:`open_builtin`'s versions. With concrete arguments it returns the builtin's own result; otherwise a
 small description that the loop operator stages and that still iterates like the builtin.
 """
 
@@ -85,16 +84,30 @@ def stage(iterable: Iterable, *, early_exit: bool = False) -> LoopChoice:
     return LoopChoice(iterable, "stage", early_exit)
 
 
-def call(function: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Call ``function``; the builtins ``range`` / ``enumerate`` / ``zip`` keep traced arguments open."""
-    if function is builtins.range and not kwargs and any(is_traced(a) for a in args):
-        start, stop, step = _range_bounds(*args)
-        return TracedRange(start, stop, step)
-    if function is builtins.enumerate and _holds_array(args[:1] + tuple(kwargs.values())):
-        return Enumerate(*args, **kwargs)
-    if function is builtins.zip and not kwargs and _holds_array(args):
-        return Zip(tuple(args))
-    return function(*args, **kwargs)
+def open_builtin(function: Any) -> Callable | None:
+    """The loop-aware version of ``range`` / ``enumerate`` / ``zip``, or ``None`` for other callables."""
+    return _OPEN_BUILTINS.get(function)
+
+
+def _range(*args: Any) -> Any:
+    if not any(is_traced(a) for a in args):
+        return builtins.range(*args)
+    return TracedRange(*_range_bounds(*args))
+
+
+def _enumerate(iterable: Any, start: Any = 0) -> Any:
+    if _holds_array((iterable, start)):
+        return Enumerate(iterable, start)
+    return builtins.enumerate(iterable, start)
+
+
+def _zip(*iterables: Any, **kwargs: Any) -> Any:
+    if not kwargs and _holds_array(iterables):
+        return Zip(tuple(iterables))
+    return builtins.zip(*iterables, **kwargs)
+
+
+_OPEN_BUILTINS: dict[Any, Callable] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip}
 
 
 def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:

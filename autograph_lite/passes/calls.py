@@ -1,0 +1,76 @@
+"""Calls become ``_ag.call(f, *args, **kwargs)``, except calls that need no conversion.
+
+A call is left as written when its callee, looked up at conversion time, is library code reached
+through a module attribute or a global name (``jnp.sin(x)``, ``lax.cond(...)``, ``math.sqrt(v)``) or a
+class (constructors are not converted). The decision comes from the conversion layer as a predicate
+over dotted names, so this pass stays pure AST work. Names bound in the function (or in an enclosing
+converted function) are looked up at run time, since their values are unknown here.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import gast
+
+from . import templates
+
+
+def transform(function: gast.AST, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]) -> gast.AST:
+    rewriter = _Calls(leave_as_is, local_names)
+    if isinstance(function, gast.Lambda):
+        function.body = rewriter.visit(function.body)
+    else:
+        function.body = [rewriter.visit(statement) for statement in function.body]
+    return function
+
+
+def dotted_name(node: gast.expr) -> tuple[str, ...] | None:
+    """``a.b.c`` as ``("a", "b", "c")``; ``None`` for anything that is not a chain of names."""
+    parts: list[str] = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+class _Calls(gast.NodeTransformer):
+    def __init__(self, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]):
+        self.leave_as_is = leave_as_is
+        self.local_names = local_names
+
+    # Nested functions were rewritten on their own already.
+    def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
+        return node
+
+    visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Call(self, node: gast.Call) -> gast.expr:
+        self.generic_visit(node)
+        if self._keep(node.func):
+            return node
+        call = templates.expression(f"{templates.RUNTIME}.call()", node.lineno)
+        call.args = [node.func] + node.args
+        call.keywords = node.keywords
+        return call
+
+    def _keep(self, callee: gast.expr) -> bool:
+        if _is_super(callee):
+            return True  # super() needs the frame it is called from
+        path = dotted_name(callee)
+        if path is None:
+            return False
+        if path[0] == templates.RUNTIME:
+            return True
+        return path[0] not in self.local_names and self.leave_as_is(path)
+
+
+def _is_super(callee: gast.expr) -> bool:
+    while isinstance(callee, gast.Attribute):
+        callee = callee.value
+    if isinstance(callee, gast.Call):
+        callee = callee.func
+    return isinstance(callee, gast.Name) and callee.id == "super"

@@ -1,0 +1,99 @@
+"""Calls made by converted code: user functions are converted on first call, library code is not.
+
+The rewriter leaves calls to library module attributes (``jnp.sin(x)``) as they are; every other
+call reaches :meth:`Calls.call` at trace time. The callee is then, in order: a builtin with traced
+semantics (``min``, ``print``, ... and ``range`` / ``enumerate`` / ``zip`` kept open for loops); code
+converted already (nested functions are rewritten with their parent); library code or a function
+marked ``do_not_convert``, called as is; a user function, bound method, ``functools.partial`` or
+object with a user ``__call__``, converted once (cached) and called. A user function that cannot be
+converted (no source, a generator) runs as written, and if it then fails on a traced condition the
+error says why it was not converted.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import types
+from typing import Any, Callable
+
+import jax
+
+from .. import callees
+from ..errors import ConversionError
+from .builtins import TRACED_BUILTINS
+from .iteration import open_builtin
+
+# Deeper than this, a converted function calling itself is taken to recurse on a traced condition.
+_RECURSION_LIMIT = 200
+
+
+class Calls:
+    """Dispatch of calls from converted code; ``convert_function`` is the conversion layer's entry."""
+
+    def __init__(self, convert_function: Callable[[types.FunctionType], Callable], converted_codes: set):
+        self.convert_function = convert_function
+        self.converted_codes = converted_codes
+        self.active = threading.local()
+
+    def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(function, (types.BuiltinFunctionType, type)):
+            handler = TRACED_BUILTINS.get(function) or open_builtin(function)
+            return (handler or function)(*args, **kwargs)
+        if isinstance(function, types.FunctionType):
+            return self._call_function(function, args, kwargs)
+        if isinstance(function, types.MethodType) and isinstance(function.__func__, types.FunctionType):
+            return self._call_function(function.__func__, (function.__self__, *args), kwargs)
+        if isinstance(function, functools.partial):
+            return self.call(function.func, *function.args, *args, **{**function.keywords, **kwargs})
+        method = getattr(type(function), "__call__", None)
+        if isinstance(method, types.FunctionType) and not callees.is_marked_do_not_convert(function):
+            return self._call_function(method, (function, *args), kwargs)
+        return function(*args, **kwargs)
+
+    def _call_function(self, function: types.FunctionType, args: tuple, kwargs: dict) -> Any:
+        if (
+            function.__code__ in self.converted_codes
+            or callees.is_marked_do_not_convert(function)
+            or callees.is_library_function(function)
+        ):
+            return function(*args, **kwargs)
+        try:
+            converted = self.convert_function(function)
+        except ConversionError as reason:
+            return _run_unconverted(function, reason, args, kwargs)
+        depth = self._enter(function)
+        try:
+            return converted(*args, **kwargs)
+        finally:
+            self._leave(function, depth)
+
+    def _enter(self, function: types.FunctionType) -> int:
+        depths = self.active.__dict__.setdefault("depths", {})
+        depth = depths.get(function.__code__, 0) + 1
+        if depth > _RECURSION_LIMIT:
+            raise ConversionError(
+                f"{function.__qualname__!r} calls itself more than {_RECURSION_LIMIT} levels deep while "
+                "tracing: its recursion probably stops on a traced condition, and a staged branch traces "
+                "both sides, so tracing never ends",
+                hint="Write the recursion as a `while` loop over an explicit state, or make the condition "
+                "that stops it static (static_argnums).",
+            )
+        depths[function.__code__] = depth
+        return depth
+
+    def _leave(self, function: types.FunctionType, depth: int) -> None:
+        self.active.depths[function.__code__] = depth - 1
+
+
+def _run_unconverted(function: types.FunctionType, reason: ConversionError, args: tuple, kwargs: dict) -> Any:
+    """Run a user function that cannot be converted; explain why if it trips over a traced value."""
+    try:
+        return function(*args, **kwargs)
+    except jax.errors.ConcretizationTypeError as error:
+        raise ConversionError(
+            f"{function.__qualname__!r} uses Python control flow on a traced value, and it runs "
+            f"unconverted because: {reason.bare_message}",
+            reason.location,
+            reason.hint,
+        ) from error
