@@ -19,7 +19,7 @@ from ..analysis import analyze, reads, writes
 from ..analysis.assigned_before_read import assigned_before_every_read
 from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
-from . import calls, conditionals, early_exits, item_updates, logical_expressions, loops, validate
+from . import calls, conditionals, early_exits, item_updates, list_appends, logical_expressions, loops, validate
 from .statements import drop_redundant_binds
 
 _SCOPES = (gast.FunctionDef, gast.Lambda)
@@ -41,6 +41,7 @@ def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names
         placeholders |= assigned_before_every_read(function)
     stop_tests = early_exits.transform(function, locate)
     item_updates.transform(function)
+    list_appends.transform(function)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)
     for node, test in stop_tests.items():

@@ -101,6 +101,18 @@ class _Loops(StatementPass):
         return helpers + bind_before(info, carried, node.lineno, self.placeholders) + call + orelse
 
 
+def _staged_faithfully(call: gast.Call) -> bool:
+    function = call.func
+    if not (isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name)):
+        return False
+    if function.value.id != templates.RUNTIME:
+        return False
+    if function.attr == "append":
+        return True
+    first = call.args[0] if call.args else None
+    return function.attr == "call" and isinstance(first, gast.Name) and first.id == "print"
+
+
 def _open_iterable(iterable: gast.expr) -> gast.expr:
     """``range(n)`` -> ``_ag.call(range, n)``, likewise ``enumerate`` and ``zip``."""
     if not (isinstance(iterable, gast.Call) and isinstance(iterable.func, gast.Name)):
@@ -118,11 +130,12 @@ def _has_effects(body: list[gast.stmt]) -> bool:
 
     A call whose result is dropped is there for its effect; a store into an attribute or an item
     changes an object that outlives the iteration. Such a body is never traced aside to decide how
-    to run the loop, so no effect runs twice.
+    to run the loop, so no effect runs twice. Two effects are staged faithfully and do not count:
+    ``print`` (``jax.debug.print`` on traced values) and appends to an outer list (scan outputs).
     """
     for statement in body:
         for node in gast.walk(statement):
-            if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
+            if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and not _staged_faithfully(node.value):
                 return True
             if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
                 return True

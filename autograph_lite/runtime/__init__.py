@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import conditionals, items, logic, loops, values
+from . import appends, conditionals, items, logic, loops, values
 from .calls import Calls
 
 
@@ -26,6 +26,7 @@ class Operators:
     compare = staticmethod(logic.compare)
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
+    append = staticmethod(appends.append)
 
     def __init__(self, static_loops: str, calls: Calls):
         if static_loops not in loops.STATIC_LOOP_MODES:

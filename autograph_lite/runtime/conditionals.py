@@ -18,6 +18,7 @@ from jax import lax
 
 from ..errors import StagingTypeError
 from ..generated_names import RETURN_VALUE
+from . import appends
 from .locations import location_of, stored_lines
 from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
@@ -84,7 +85,8 @@ class _Adjustment:
 
 def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict):
     def traced_branch():
-        values = list(fn(*operands))
+        with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location_of(fn))):
+            values = list(fn(*operands))
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
         split = Split.of(values, names)

@@ -32,6 +32,7 @@ from jax.extend import core as jex_core
 from ..errors import ConversionError, StagingTypeError
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
+from . import appends
 from .conditionals import staged_cond
 from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
@@ -209,7 +210,8 @@ def _staging_pays(sequence: _Sequence, body: Callable, state: tuple, names: tupl
 
     array_avals = [_abstract(a) for a in split.arrays]
     try:
-        closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
+        with appends.inside(appends.Collector()):  # appends made by this trial are dropped
+            closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
     except Exception:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
         return False
     n_items = len(jax.tree_util.tree_leaves(item_avals))
@@ -243,25 +245,27 @@ def _dependence(jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list
 
 
 def _staged_sequence(sequence: _Sequence, body, state, names, location) -> tuple:
+    """One ``lax.scan`` over the sequence (with the counter in the carry when the items need it, which
+    is the jaxpr ``fori_loop`` gives for static bounds); values appended to outer lists become its
+    per-iteration outputs."""
     split = Split.of(state, names)
-    record: dict[str, Split] = {}
+    record: dict[str, Any] = {}
 
-    def step(k, x, arrays):
-        return _run_body(lambda *v: body(sequence.make_item(k, x), *v), split, arrays, names, record, location)
+    def scan_step(carry, x):
+        k, arrays = carry
+        with appends.inside(appends.Collector()) as collector:
+            new_arrays = _run_body(
+                lambda *v: body(sequence.make_item(k, x), *v), split, arrays, names, record, location
+            )
+        record["collector"] = collector
+        return (None if k is None else k + 1, new_arrays), collector.outputs()
 
+    counter = jnp.int32(0) if sequence.uses_index else None
     try:
-        if sequence.xs is None:
-            arrays = lax.fori_loop(0, sequence.length, lambda k, arrays: step(k, None, arrays), split.arrays)
-        elif sequence.uses_index:
-            def scan_step(carry, x):
-                k, arrays = carry
-                return (k + 1, step(k, x, arrays)), None
-
-            (_, arrays), _ = lax.scan(scan_step, (jnp.int32(0), split.arrays), sequence.xs)
-        else:
-            arrays, _ = lax.scan(lambda arrays, x: (step(None, x, arrays), None), split.arrays, sequence.xs)
+        (_, arrays), outputs = lax.scan(scan_step, (counter, split.arrays), sequence.xs, length=sequence.length)
     except TypeError as error:
         raise _carry_error(split, record, "`for` loop", location) or error
+    record["collector"].append_rows(outputs, sequence.length)
     return split.rebuild(arrays)
 
 
@@ -284,7 +288,8 @@ def _staged_range(traced_range: TracedRange, body, stop_test, state, names, loca
     record: dict[str, Split] = {}
 
     def loop_body(i, arrays):
-        return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location)
+        with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", location)):
+            return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location)
 
     try:
         arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
@@ -305,7 +310,8 @@ def _staged_counted_while(lower, upper, item_of, body, stop_test, state, names, 
 
     def step(carry):
         i, arrays = carry
-        return i + 1, _run_body(lambda *v: body(item_of(i), *v), split, arrays, names, record, location)
+        with appends.inside(appends.Forbidden("`for` loop that can stop early (break or return)", location)):
+            return i + 1, _run_body(lambda *v: body(item_of(i), *v), split, arrays, names, record, location)
 
     try:
         _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(lower), split.arrays))
@@ -320,12 +326,17 @@ def _staged_while(predicate, body, state, names, construct, location) -> tuple:
     try:
         arrays = lax.while_loop(
             lambda arrays: predicate(*split.rebuild(arrays)),
-            lambda arrays: _run_body(body, split, arrays, names, record, location),
+            lambda arrays: _forbid_appends(construct, location, _run_body, body, split, arrays, names, record, location),
             split.arrays,
         )
     except TypeError as error:
         raise _carry_error(split, record, construct, location) or error
     return split.rebuild(arrays)
+
+
+def _forbid_appends(construct, location, function, *args):
+    with appends.inside(appends.Forbidden(construct, location)):
+        return function(*args)
 
 
 def _run_body(body, split: Split, arrays, names, record: dict, location) -> list:

@@ -1,0 +1,53 @@
+"""``ys.append(v)`` in a loop body, on a list from outside the loop, becomes ``_ag.append(ys, v)``.
+
+The runtime appends as Python does, or, when the loop is staged as a ``lax.scan``, collects the
+values as scan outputs and appends their rows after the loop. A list assigned in the loop body is
+local to it, and its appends are left as written.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from ..analysis import writes
+from . import templates
+
+_LOOPS = (gast.For, gast.While)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def transform(function: gast.AST) -> gast.AST:
+    if isinstance(function, gast.FunctionDef):
+        _rewrite_block(function.body, frozenset(), inside_loop=False)
+    return function
+
+
+def _rewrite_block(statements: list[gast.stmt], loop_local: frozenset[str], inside_loop: bool) -> None:
+    for index, statement in enumerate(statements):
+        if inside_loop and _is_outer_append(statement, loop_local):
+            call = statement.value
+            new_call = templates.expression(f"{templates.RUNTIME}.append()", statement.lineno)
+            new_call.args = [call.func.value] + call.args
+            statement.value = new_call
+            continue
+        if isinstance(statement, _LOOPS):
+            names = loop_local | writes(statement.body)
+            _rewrite_block(statement.body, names, inside_loop=True)
+            _rewrite_block(statement.orelse, loop_local, inside_loop)
+        elif isinstance(statement, gast.If):
+            _rewrite_block(statement.body, loop_local, inside_loop)
+            _rewrite_block(statement.orelse, loop_local, inside_loop)
+
+
+def _is_outer_append(statement: gast.stmt, loop_local: frozenset[str]) -> bool:
+    if not (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call)):
+        return False
+    call = statement.value
+    return (
+        isinstance(call.func, gast.Attribute)
+        and call.func.attr == "append"
+        and isinstance(call.func.value, gast.Name)
+        and call.func.value.id not in loop_local
+        and len(call.args) == 1
+        and not call.keywords
+    )
