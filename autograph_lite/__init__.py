@@ -9,6 +9,7 @@ Python's semantics; a traced one becomes ``lax.cond`` / ``lax.while_loop`` / ``l
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from .api import convert, jit, to_source
+from .callees import convert_modules, skip_modules
 from .conversion import do_not_convert
 from .errors import (
     ConversionError,
@@ -32,8 +33,10 @@ __all__ = [
     "UnsupportedSyntaxError",
     "__version__",
     "convert",
+    "convert_modules",
     "do_not_convert",
     "jit",
+    "skip_modules",
     "stage",
     "to_source",
     "unroll",

@@ -11,6 +11,7 @@ import gast
 
 from ..analysis import StatementInfo, surely_assigned
 from . import templates
+from .effects import first_effect
 from .statements import StatementPass, assign_results, bind_before
 
 
@@ -41,9 +42,11 @@ class _Conditionals(StatementPass):
             __body__=node.body or [gast.Pass()],
             __orelse__=node.orelse or [gast.Pass()],
         )
+        effect = first_effect(node.body + node.orelse)
         call = templates.statements(
             f"{assign_results(carried)}{templates.RUNTIME}.if_stmt(__test__, {true_name}, {false_name}, "
-            f"{templates.name_tuple(inputs)}, {templates.string_tuple(carried)})",
+            f"{templates.name_tuple(inputs)}, {templates.string_tuple(carried)}"
+            f"{f', effect={effect!r}' if effect else ''})",
             node.lineno,
             __test__=node.test,
         )

@@ -40,10 +40,10 @@ class Operators:
         body: Callable,
         init: tuple,
         names: tuple[str, ...],
-        has_effects: bool = False,
+        effect: str | None = None,
         stop_test: Callable | None = None,
     ) -> tuple:
-        return loops.for_stmt(iterable, body, init, names, self.static_loops, has_effects, stop_test)
+        return loops.for_stmt(iterable, body, init, names, self.static_loops, effect, stop_test)
 
     def __repr__(self) -> str:
         return f"<autograph_lite operators static_loops={self.static_loops!r}>"

@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..errors import StagingTypeError
+from ..errors import ConversionError, StagingTypeError
 from ..generated_names import RETURN_VALUE
 from . import appends
 from .locations import location_of, stored_lines
@@ -29,12 +29,30 @@ def if_stmt(
     false_fn: Callable[..., tuple],
     operands: tuple,
     names: tuple[str, ...],
+    effect: str | None = None,
 ) -> tuple:
-    """Run ``if condition:`` whose branches take and return the carried ``names``."""
+    """Run ``if condition:`` whose branches take and return the carried ``names``.
+
+    ``effect`` describes a Python side effect in a branch, which staging cannot reproduce.
+    """
     if not is_traced(condition):
         return true_fn(*operands) if condition else false_fn(*operands)
+    refuse_effect(effect, "`if` with a traced condition", "both branches are traced once", location_of(true_fn))
     predicate = to_predicate(condition, "`if`", location_of(true_fn))
     return staged_cond(predicate, true_fn, false_fn, operands, names, "`if`")
+
+
+def refuse_effect(effect: str | None, construct: str, why: str, location) -> None:
+    """Raise if a staged statement's body has a side effect that would run once at trace time."""
+    if effect is None:
+        return
+    raise ConversionError(
+        f"this {construct} cannot be staged: its body {effect}, and {why}, so the effect would happen "
+        "once while tracing instead of when (and as often as) Python would run it",
+        location,
+        "Compute the new value as an array and return it (or carry it as a local variable), and update "
+        "objects outside the function after it returns; or make the condition static.",
+    )
 
 
 def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> Any:

@@ -33,13 +33,13 @@ from ..errors import ConversionError, StagingTypeError
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
 from . import appends
-from .conditionals import staged_cond
+from .conditionals import refuse_effect, staged_cond
 from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 
 
-def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ...]) -> tuple:
+def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ...], effect: str | None = None) -> tuple:
     """Run ``while test(*state): state = body(*state)``."""
     state = tuple(init)
     while True:
@@ -50,6 +50,7 @@ def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ..
             return state
         state = tuple(body(*state))
     location = location_of(body)
+    refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", location)
     predicate = lambda *values: to_predicate(test(*values), "`while` loop", location)  # noqa: E731
     return _with_placeholders_filled(
         lambda s: _staged_while(predicate, body, s, names, "`while` loop", location), state, names
@@ -62,12 +63,14 @@ def for_stmt(
     init: tuple,
     names: tuple[str, ...],
     static_loops: str = "auto",
-    has_effects: bool = False,
+    effect: str | None = None,
     stop_test: Callable | None = None,
 ) -> tuple:
     """Run ``for item in iterable: state = body(item, *state)``, stopping when ``stop_test`` is false.
 
     ``stop_test`` comes from a ``break`` or ``return`` in the body: it reads the flags they set.
+    ``effect`` describes a Python side effect in the body: such a loop runs as Python when it can,
+    and is never staged.
     """
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
@@ -82,6 +85,7 @@ def for_stmt(
                 location,
                 "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
             )
+        refuse_effect(effect, "`for` loop over a range with a traced bound", "its body is traced once", location)
         return _with_placeholders_filled(
             lambda s: _staged_range(iterable, body, stop_test, s, names, location), state, names
         )
@@ -89,8 +93,9 @@ def for_stmt(
     sequence = _static_sequence(iterable)
     if sequence is None or sequence.length == 0 or mode == "unroll":
         return _python_for(iterable, body, stop_test, state, names, location)
-    if mode == "auto" and (has_effects or sequence.length == 1 or not _staging_pays(sequence, body, state, names)):
+    if mode == "auto" and (effect or sequence.length == 1 or not _staging_pays(sequence, body, state, names)):
         return _python_for(iterable, body, stop_test, state, names, location)
+    refuse_effect(effect, "`for` loop marked stage(...)", "its body is traced once", location)
     if early_exit and stop_test is not None:
         run = lambda s: _staged_counted_while(  # noqa: E731
             0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)), body, stop_test, s, names, location

@@ -1,0 +1,63 @@
+"""Python side effects in a branch or loop body that a staged statement cannot reproduce.
+
+A staged ``if`` traces both branches once and a staged loop traces its body once, so an attribute
+store (``self.count += 1``) or a call made for its effect (``log.append(x)`` on an outer object)
+would happen once at trace time, whatever the condition or the trip count. The rewriter describes the
+first such effect; the runtime raises a located error if the statement is staged, and runs it as
+Python otherwise. Effects that stage faithfully do not count: ``print`` (``jax.debug.print``),
+appends to an outer list in a loop (scan outputs), and the runtime's own statements, which check
+their bodies themselves.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import gast
+
+from . import templates
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def first_effect(body: list[gast.stmt]) -> str | None:
+    """A short description of the first effect in ``body``, or ``None``."""
+    pending = list(reversed(body))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _SCOPES) and not node_is_helper(node):
+            continue
+        if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
+            return f"assigns to {_text(node)}"
+        if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and not _faithful(node.value):
+            return f"calls {_text(_callee(node.value))}(...) for its effect"
+        pending.extend(reversed(list(gast.iter_child_nodes(node))))
+    return None
+
+
+def node_is_helper(node: gast.AST) -> bool:
+    return isinstance(node, gast.FunctionDef) and node.name.startswith(templates.PREFIX)
+
+
+def _faithful(call: gast.Call) -> bool:
+    function = call.func
+    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name):
+        if function.value.id == templates.RUNTIME:
+            if function.attr != "call":
+                return True  # the runtime's own statements check their bodies themselves
+            first = call.args[0] if call.args else None
+            return isinstance(first, gast.Name) and first.id == "print"
+    return False
+
+
+def _callee(call: gast.Call) -> gast.expr:
+    function = call.func
+    is_runtime_call = (
+        isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name)
+        and function.value.id == templates.RUNTIME and function.attr == "call" and call.args
+    )
+    return call.args[0] if is_runtime_call else function
+
+
+def _text(node: gast.AST) -> str:
+    return ast.unparse(gast.gast_to_ast(node))
