@@ -11,6 +11,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 from .api import convert, jit, to_source
 from .callees import convert_modules, skip_modules
 from .conversion import do_not_convert
+from .explain import Explanation, explain
 from .errors import (
     ConversionError,
     SourceUnavailableError,
@@ -27,6 +28,7 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 
 __all__ = [
     "ConversionError",
+    "Explanation",
     "SourceUnavailableError",
     "StagingTypeError",
     "TracedPredicateError",
@@ -35,6 +37,7 @@ __all__ = [
     "convert",
     "convert_modules",
     "do_not_convert",
+    "explain",
     "jit",
     "skip_modules",
     "stage",

@@ -18,7 +18,7 @@ from jax import lax
 
 from ..errors import ConversionError, StagingTypeError
 from ..generated_names import RETURN_VALUE
-from . import appends
+from . import appends, report
 from .locations import location_of, stored_lines
 from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
@@ -36,6 +36,7 @@ def if_stmt(
     ``effect`` describes a Python side effect in a branch, which staging cannot reproduce.
     """
     if not is_traced(condition):
+        report.record("`if`", location_of(true_fn), "Python if", "the condition is concrete")
         return true_fn(*operands) if condition else false_fn(*operands)
     refuse_effect(effect, "`if` with a traced condition", "both branches are traced once", location_of(true_fn))
     predicate = to_predicate(condition, "`if`", location_of(true_fn))
@@ -58,6 +59,7 @@ def refuse_effect(effect: str | None, construct: str, why: str, location) -> Non
 def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> Any:
     """Evaluate ``true_fn() if condition else false_fn()``, lazily as Python does."""
     if not is_traced(condition):
+        report.record("conditional expression", location_of(true_fn), "Python", "the condition is concrete")
         return true_fn() if condition else false_fn()
     predicate = to_predicate(condition, "conditional expression", location_of(true_fn))
     (value,) = staged_cond(
@@ -90,7 +92,22 @@ def staged_cond(predicate, true_fn, false_fn, operands, names, construct, locati
             adjustments = improved
             continue
         _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
-        return splits["true"].rebuild(arrays)
+        outputs = splits["true"].rebuild(arrays)
+        report.record(construct, location, "lax.cond", "the condition is traced", names, outputs,
+                      _adjustment_notes(adjustments, names, splits))
+        return outputs
+
+
+def _adjustment_notes(adjustments: dict, names, splits) -> list[str]:
+    notes = []
+    for key, adjustment in adjustments.items():
+        for index, _ in adjustment.fills:
+            notes.append(f"{report.readable(names[index])} starts as zeros in the {key} branch (assigned before every read)")
+        owners = splits[key].array_names()
+        for owner, dtype in zip(owners, adjustment.casts or ()):
+            if dtype is not None:
+                notes.append(f"{owner} promoted to {jnp.dtype(dtype).name} in the {key} branch (weakly typed Python scalar)")
+    return notes
 
 
 @dataclasses.dataclass(frozen=True)

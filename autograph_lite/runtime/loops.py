@@ -32,7 +32,7 @@ from jax.extend import core as jex_core
 from ..errors import ConversionError, StagingTypeError
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
-from . import appends
+from . import appends, report
 from .conditionals import refuse_effect, staged_cond
 from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
@@ -42,19 +42,27 @@ STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ...], effect: str | None = None) -> tuple:
     """Run ``while test(*state): state = body(*state)``."""
     state = tuple(init)
+    python_iterations = 0
     while True:
         condition = _peek(test, state)
         if condition is _TRACED:
             break
         if not condition:
+            report.record("`while` loop", location_of(body), "Python loop",
+                          f"the test stayed concrete ({python_iterations} iterations)")
             return state
         state = tuple(body(*state))
+        python_iterations += 1
     location = location_of(body)
+    reason = "the test is traced" if not python_iterations else (
+        f"the test became traced after {python_iterations} Python iterations; the rest is staged")
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", location)
     predicate = lambda *values: to_predicate(test(*values), "`while` loop", location)  # noqa: E731
-    return _with_placeholders_filled(
+    result = _with_placeholders_filled(
         lambda s: _staged_while(predicate, body, s, names, "`while` loop", location), state, names
     )
+    report.record("`while` loop", location, "lax.while_loop", reason, names, result)
+    return result
 
 
 def for_stmt(
@@ -86,16 +94,49 @@ def for_stmt(
                 "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
             )
         refuse_effect(effect, "`for` loop over a range with a traced bound", "its body is traced once", location)
-        return _with_placeholders_filled(
+        result = _with_placeholders_filled(
             lambda s: _staged_range(iterable, body, stop_test, s, names, location), state, names
         )
+        primitive = "lax.while_loop" if stop_test is not None else "lax.fori_loop (a while_loop)"
+        report.record("`for` loop", location, primitive, "the range has a traced bound; forward-mode "
+                      "differentiation only", names, result)
+        return result
 
     sequence = _static_sequence(iterable)
-    if sequence is None or sequence.length == 0 or mode == "unroll":
-        return _python_for(iterable, body, stop_test, state, names, location)
-    if mode == "auto" and (effect or sequence.length == 1 or not _staging_pays(sequence, body, state, names)):
+    why_python = _why_python(sequence, mode, effect, body, state, names)
+    if why_python:
+        report.record("`for` loop", location, "Python loop", why_python)
         return _python_for(iterable, body, stop_test, state, names, location)
     refuse_effect(effect, "`for` loop marked stage(...)", "its body is traced once", location)
+    result = _staged_static(sequence, early_exit, body, stop_test, state, names, location)
+    if early_exit and stop_test is not None:
+        primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
+    elif stop_test is not None:
+        primitive = "lax.scan, iterations after an exit masked by lax.cond (reverse-mode differentiable)"
+    else:
+        primitive = "lax.scan"
+    report.record("`for` loop", location, primitive, f"static trip count {sequence.length}", names, result)
+    return result
+
+
+def _why_python(sequence, mode, effect, body, state, names) -> str:
+    """Why a loop runs as Python, or "" when it is staged."""
+    if sequence is None:
+        return "it iterates over a Python iterable"
+    if sequence.length == 0:
+        return "zero iterations"
+    if mode == "unroll":
+        return "unroll(...) or static_loops='unroll'"
+    if mode == "stage":
+        return ""
+    if effect:
+        return f"its body {effect}"
+    if sequence.length == 1:
+        return "one iteration"
+    return _staging_pays(sequence, body, state, names)
+
+
+def _staged_static(sequence, early_exit, body, stop_test, state, names, location) -> tuple:
     if early_exit and stop_test is not None:
         run = lambda s: _staged_counted_while(  # noqa: E731
             0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)), body, stop_test, s, names, location
@@ -138,7 +179,8 @@ def _masked(body: Callable, stop_test: Callable | None, names, location) -> Call
 def _run_if(keep_going, body, item, values, names, location) -> tuple:
     predicate = to_predicate(keep_going, "`for` loop", location)
     return staged_cond(
-        predicate, lambda: tuple(body(item, *values)), lambda: tuple(values), (), names, "`for` loop", location
+        predicate, lambda: tuple(body(item, *values)), lambda: tuple(values), (), names,
+        "`for` loop's per-iteration exit check", location,
     )
 
 
@@ -198,27 +240,37 @@ def _static_sequence(iterable: Any) -> _Sequence | None:
 # --- deciding whether a static loop is staged ----------------------------------------------------
 
 
-class _StructureChanged(Exception):
-    """Raised inside the aside trace when the body changes a carried Python value or structure."""
+def _staging_pays(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+    """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data.
+
+    Returns "" to stage, or why the loop stays Python.
+    """
+    state = list(state)
+    for _ in range(len(names) + 1):
+        try:
+            return _trial(sequence, body, tuple(state), names)
+        except _PlaceholderNeeded as needed:
+            state[needed.index] = zeros_like_value(needed.value)
+    return "its carried values change structure"
 
 
-def _staging_pays(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, ...]) -> bool:
-    """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data."""
+def _trial(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
     split = Split.of(state, names)
     item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
 
     def one_iteration(k, x, *arrays):
         out = Split.of(body(sequence.make_item(k, x), *split.rebuild(arrays)), names)
-        if out.first_difference(split) is not None:
-            raise _StructureChanged
+        _check_structure(split, out, names, location=None)
         return out.arrays
 
     array_avals = [_abstract(a) for a in split.arrays]
     try:
-        with appends.inside(appends.Collector()):  # appends made by this trial are dropped
+        with appends.inside(appends.Collector()), report.paused():  # a trial: its appends and decisions are dropped
             closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
-    except Exception:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
-        return False
+    except _PlaceholderNeeded:
+        raise
+    except Exception as error:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
+        return f"the body cannot run with a traced index or item ({type(error).__name__})"
     n_items = len(jax.tree_util.tree_leaves(item_avals))
     carried = [is_traced(a) for a in split.arrays]
     const_traced = [is_traced(c) for c in closed.consts]
@@ -227,7 +279,7 @@ def _staging_pays(sequence: _Sequence, body: Callable, state: tuple, names: tupl
         outputs = _dependence(closed.jaxpr, const_traced, inputs)
         updated = [c or o for c, o in zip(carried, outputs)]
         if updated == carried:
-            return any(outputs)
+            return "" if any(outputs) else "it carries no value that depends on traced data"
         carried = updated
 
 
@@ -347,15 +399,20 @@ def _forbid_appends(construct, location, function, *args):
 def _run_body(body, split: Split, arrays, names, record: dict, location) -> list:
     out = Split.of(body(*split.rebuild(arrays)), names)
     record["out"] = out
-    record["in_arrays"] = list(arrays)
-    index = out.first_difference(split)
-    if index is not None:
-        before = split.rebuild(split.arrays)[index]
-        after = out.rebuild(out.arrays)[index]
-        if isinstance(before, Undefined) and before.placeholder and not isinstance(after, Undefined):
-            raise _PlaceholderNeeded(index, after)
-        raise _python_value_error(names[index], split, out, index, location)
+    _check_structure(split, out, names, location)
     return out.arrays
+
+
+def _check_structure(split: Split, out: Split, names, location) -> None:
+    """The body must return the same Python values and structure; a placeholder may become an array."""
+    index = out.first_difference(split)
+    if index is None:
+        return
+    before = split.rebuild(split.arrays)[index]
+    after = out.rebuild(out.arrays)[index]
+    if isinstance(before, Undefined) and before.placeholder and not isinstance(after, Undefined):
+        raise _PlaceholderNeeded(index, after)
+    raise _python_value_error(names[index], split, out, index, location)
 
 
 class _PlaceholderNeeded(Exception):

@@ -1,0 +1,64 @@
+"""``autograph_lite.explain``: trace a function once and say what each control-flow statement became.
+
+For every ``if`` / ``while`` / ``for`` / conditional expression executed while tracing: the lax
+primitive it was staged as, or that it ran as Python and why (a concrete condition, a static
+argument, a loop kept unrolled), the carried variables with their types, and any promotion applied.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+from typing import Any, Callable
+
+import jax
+
+from .api import convert
+from .runtime.report import Decision, Recorder
+
+
+@dataclasses.dataclass(frozen=True)
+class Explanation:
+    """The decisions taken while tracing ``function`` once, in the order they were taken."""
+
+    function: str
+    decisions: tuple[Decision, ...]
+
+    def __str__(self) -> str:
+        if not self.decisions:
+            return f"{self.function}: no control flow converted (nothing to stage)"
+        lines = [f"{self.function}:"]
+        counts = collections.Counter(self.decisions)
+        seen: set[Decision] = set()
+        for decision in self.decisions:
+            if decision in seen:
+                continue
+            seen.add(decision)
+            decision_lines = decision.lines()
+            if counts[decision] > 1:
+                decision_lines[0] += f"  [x{counts[decision]}]"
+            lines.extend("  " + line for line in decision_lines)
+        return "\n".join(lines)
+
+
+def explain(
+    fn: Callable,
+    *example_args: Any,
+    static_argnums: int | tuple[int, ...] = (),
+    static_argnames: str | tuple[str, ...] = (),
+    static_loops: str = "auto",
+    **example_kwargs: Any,
+) -> Explanation:
+    """Trace ``convert(fn)`` on example arguments (arrays or ``jax.ShapeDtypeStruct``) and report,
+    per control-flow statement with its ``file:line``, how it was converted and why."""
+    converted = convert(fn, static_loops=static_loops)
+
+    @functools.wraps(converted)
+    def fresh(*args: Any, **kwargs: Any) -> Any:  # a new callable, so that no jit cache skips tracing
+        return converted(*args, **kwargs)
+
+    traced = jax.jit(fresh, static_argnums=static_argnums, static_argnames=static_argnames)
+    with Recorder() as recorder:
+        traced.trace(*example_args, **example_kwargs)
+    return Explanation(getattr(fn, "__qualname__", repr(fn)), tuple(recorder.decisions))
