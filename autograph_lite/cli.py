@@ -138,6 +138,8 @@ def load_target(target: str) -> Any:
     found = _resolve(module, qualname, location)
     if isinstance(found, type):
         raise TargetError(f"{qualname!r} is a class: name one of its methods, e.g. {qualname}.__call__")
+    if not callable(found):
+        raise TargetError(f"{qualname!r} is a {type(found).__name__}, not a function")
     return found
 
 
@@ -159,7 +161,7 @@ def _load_file(path_text: str) -> types.ModuleType:
         sys.path.insert(0, directory)
     try:
         spec.loader.exec_module(module)
-    except BaseException as error:  # noqa: BLE001 - user code may raise anything, SystemExit included
+    except (Exception, SystemExit) as error:  # user code may raise anything, sys.exit() included
         del sys.modules[name]
         raise TargetError(f"importing {path_text} failed: {_describe(error)}") from error
     return module
@@ -172,10 +174,10 @@ def _import_module(module_name: str) -> types.ModuleType:
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        if error.name and module_name.startswith(error.name):
+        if error.name and (module_name == error.name or module_name.startswith(error.name + ".")):
             raise TargetError(f"no module named {error.name!r}") from error
         raise TargetError(f"importing {module_name} failed: {_describe(error)}") from error
-    except BaseException as error:  # noqa: BLE001
+    except (Exception, SystemExit) as error:
         raise TargetError(f"importing {module_name} failed: {_describe(error)}") from error
 
 

@@ -140,6 +140,17 @@ def test_class_target_is_a_usage_error(package):
     assert_one_line_error(result, 2, "is a class", "Model.__call__")
 
 
+def test_non_function_target_is_a_usage_error():
+    result = run_cli("show", "examples/quickstart.py::jnp")
+    assert_one_line_error(result, 2, "'jnp' is a module, not a function")
+
+
+def test_module_with_a_missing_dependency_reports_the_import_error(tmp_path):
+    (tmp_path / "needs_missing_dep.py").write_text("import no_such_dependency_xyz\n\ndef f(x):\n    return x\n")
+    result = run_cli("show", "needs_missing_dep:f", pythonpath=tmp_path)
+    assert_one_line_error(result, 2, "importing needs_missing_dep failed", "no_such_dependency_xyz")
+
+
 def test_file_that_fails_to_import_is_a_usage_error(tmp_path):
     path = tmp_path / "broken.py"
     path.write_text("raise RuntimeError('boom at import')\n\ndef f(x):\n    return x\n")
