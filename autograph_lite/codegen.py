@@ -42,6 +42,7 @@ def to_python_ast(node: gast.AST) -> ast.AST:
 def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: types.FunctionType) -> CompiledCode:
     function = to_python_ast(rewritten)
     source = ast.unparse(function)
+    _ClassContext(original).visit(function)
     freevars = original.__code__.co_freevars
     factory_args = [RUNTIME] + [name for name in freevars if name != RUNTIME]
     body = [function, ast.Return(ast.Name(function.name, ast.Load()))] if isinstance(function, ast.FunctionDef) else [
@@ -77,6 +78,53 @@ def bind(compiled: CompiledCode, original: types.FunctionType, operators: object
     function.__kwdefaults__ = original.__kwdefaults__
     functools.update_wrapper(function, original)
     return function
+
+
+class _ClassContext(ast.NodeTransformer):
+    """What compiling inside the method's class would have done: private-name mangling, and the
+    ``__class__`` cell that a zero-argument ``super()`` reads (made explicit: ``super(__class__, self)``).
+    """
+
+    def __init__(self, original: types.FunctionType):
+        parts = original.__qualname__.split(".")
+        owner = parts[-2] if len(parts) >= 2 and parts[-2] != "<locals>" else ""
+        self.prefix = "_" + owner.lstrip("_") if owner.strip("_") else ""
+        self.has_class_cell = "__class__" in original.__code__.co_freevars
+        arguments = original.__code__.co_varnames[: original.__code__.co_argcount]
+        self.first_argument = self._mangle(arguments[0]) if arguments else None
+
+    def _mangle(self, name: str) -> str:
+        if self.prefix and name.startswith("__") and not name.endswith("__") and "." not in name:
+            return self.prefix + name
+        return name
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        node.id = self._mangle(node.id)
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        node.attr = self._mangle(node.attr)
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.arg = self._mangle(node.arg)
+        return node
+
+    def visit_keyword(self, node: ast.keyword) -> ast.AST:
+        self.generic_visit(node)
+        if node.arg:
+            node.arg = self._mangle(node.arg)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        is_bare_super = isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords
+        if is_bare_super and self.has_class_cell and self.first_argument:
+            node.args = [ast.Name("__class__", ast.Load()), ast.Name(self.first_argument, ast.Load())]
+            ast.copy_location(node.args[0], node)
+            ast.copy_location(node.args[1], node)
+        return node
 
 
 def all_code_objects(code: types.CodeType) -> list[types.CodeType]:

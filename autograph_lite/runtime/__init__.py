@@ -7,7 +7,10 @@ object, so one compiled rewrite serves every set of options.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
+
+from jax.extend import source_info_util
 
 from . import appends, conditionals, items, logic, loops, values
 from .calls import Calls
@@ -47,3 +50,22 @@ class Operators:
 
     def __repr__(self) -> str:
         return f"<autograph_lite operators static_loops={self.static_loops!r}>"
+
+
+def _hide_our_frames() -> None:
+    """Point JAX's messages and filtered tracebacks at the user's lines, not at autograph_lite's.
+
+    Source info ("created on line ...") uses the public jax.extend registry. Traceback filtering has
+    no public registry; JAX's own modules use this one, and if it moves, tracebacks merely keep our
+    frames.
+    """
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    source_info_util.register_exclusion(package)
+    try:
+        from jax._src import traceback_util
+    except ImportError:
+        return
+    traceback_util.register_exclusion(package)
+
+
+_hide_our_frames()
