@@ -22,6 +22,7 @@ from .generated_names import RUNTIME
 from .source import ParsedFunction
 
 _FACTORY = "_ag_factory"
+_CONVERTED = "_ag_converted"
 _FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
@@ -45,9 +46,13 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     _ClassContext(original).visit(function)
     freevars = original.__code__.co_freevars
     factory_args = [RUNTIME] + [name for name in freevars if name != RUNTIME]
-    body = [function, ast.Return(ast.Name(function.name, ast.Load()))] if isinstance(function, ast.FunctionDef) else [
-        ast.Return(function)
-    ]
+    if isinstance(function, ast.FunctionDef):
+        # Under its own name, the def would be a local of the factory, and a function that calls
+        # itself by name would find that local instead of its global: compile it under a neutral name.
+        function.name = _CONVERTED
+        body = [function, ast.Return(ast.Name(_CONVERTED, ast.Load()))]
+    else:
+        body = [ast.Return(function)]
     factory = ast.FunctionDef(
         name=_FACTORY,
         args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in factory_args], kwonlyargs=[], kw_defaults=[], defaults=[]),
@@ -56,8 +61,7 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
         **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}),
     )
     module = ast.Module(body=[factory], type_ignores=[])
-    ast.increment_lineno(module, parsed.line_offset)
-    first_line = parsed.line_offset + getattr(rewritten, "lineno", 1)
+    first_line = getattr(rewritten, "lineno", 1)
     for node in (factory, *body[1:]):
         node.lineno = node.end_lineno = first_line
         node.col_offset = node.end_col_offset = 0
@@ -65,7 +69,8 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     flags = original.__code__.co_flags & _FUTURE_FLAGS
     module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
     factory_code = _only_code(module_code, _FACTORY)
-    inner = _only_code(factory_code, original.__code__.co_name)
+    inner = _only_code(factory_code, _CONVERTED if isinstance(function, ast.FunctionDef) else "<lambda>")
+    inner = inner.replace(co_name=original.__code__.co_name, co_qualname=original.__code__.co_qualname)
     return CompiledCode(inner, source)
 
 

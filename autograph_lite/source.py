@@ -26,12 +26,10 @@ class ParsedFunction:
 
     node: gast.AST
     filename: str
-    # Added to every node's line number (relative to the parsed text) to give the line in the file.
-    line_offset: int
     source_lines: tuple[str, ...]
 
     def location(self, node: gast.AST) -> Location:
-        return Location(self.filename, getattr(node, "lineno", 1) + self.line_offset)
+        return Location(self.filename, getattr(node, "lineno", 1))
 
 
 def parse_function(fn: types.FunctionType) -> ParsedFunction:
@@ -62,8 +60,9 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
             "The file may have changed since it was imported; reload it.",
         ) from error
 
-    parsed = ParsedFunction(module, filename, line_offset, tuple(lines))
-    node = _find_lambda(module, code, line_offset) if code.co_name == "<lambda>" else _find_def(module)
+    _shift_lines(module, line_offset)
+    parsed = ParsedFunction(module, filename, tuple(lines))
+    node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:
         raise SourceUnavailableError(
             f"cannot locate the definition of {fn.__qualname__!r} in its source",
@@ -81,6 +80,15 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
     return dataclasses.replace(parsed, node=node)
 
 
+def _shift_lines(tree: gast.AST, offset: int) -> None:
+    """Make every node's line the line in the user's file, so all later work speaks in real lines."""
+    for node in gast.walk(tree):
+        if getattr(node, "lineno", None) is not None:
+            node.lineno += offset
+        if getattr(node, "end_lineno", None) is not None:
+            node.end_lineno += offset
+
+
 def _find_def(module: gast.Module) -> gast.AST | None:
     for node in gast.walk(module):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
@@ -88,14 +96,14 @@ def _find_def(module: gast.Module) -> gast.AST | None:
     return None
 
 
-def _find_lambda(module: gast.Module, code: types.CodeType, line_offset: int) -> gast.Lambda | None:
+def _find_lambda(module: gast.Module, code: types.CodeType) -> gast.Lambda | None:
     """Pick the lambda whose body starts where the code object's first instruction points.
 
     Several lambdas may share a line; the code object's positions (line and column of its first
     instruction with a position) single out the right one.
     """
     lambdas = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)]
-    on_line = [n for n in lambdas if n.lineno + line_offset == code.co_firstlineno]
+    on_line = [n for n in lambdas if n.lineno == code.co_firstlineno]
     if len(on_line) == 1:
         return on_line[0]
     for line, _, column, _ in code.co_positions():
@@ -103,12 +111,12 @@ def _find_lambda(module: gast.Module, code: types.CodeType, line_offset: int) ->
             continue
         for node in on_line or lambdas:
             body = node.body
-            if body.lineno + line_offset == line and body.col_offset <= column <= _end_col(body, line, line_offset):
+            if body.lineno == line and body.col_offset <= column <= _end_col(body, line):
                 return node
     return None
 
 
-def _end_col(node: gast.AST, line: int, line_offset: int) -> int:
-    if node.end_lineno is not None and node.end_lineno + line_offset == line:
+def _end_col(node: gast.AST, line: int) -> int:
+    if node.end_lineno is not None and node.end_lineno == line:
         return node.end_col_offset
     return 1 << 30

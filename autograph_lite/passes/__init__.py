@@ -40,7 +40,7 @@ def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names
     if isinstance(function, gast.FunctionDef):
         placeholders |= assigned_before_every_read(function)
     stop_tests = early_exits.transform(function, locate)
-    item_updates.transform(function)
+    item_updates.transform(function, _names_bound_in(function))
     list_appends.transform(function)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)
@@ -48,8 +48,8 @@ def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names
         stop_tests[node] = logical_expressions.transform_expression(test, locate)
     if isinstance(function, gast.FunctionDef):
         info = analyze(function, {node: reads(test) for node, test in stop_tests.items()})
-        conditionals.transform(function, info, placeholders)
-        loops.transform(function, info, placeholders, stop_tests)
+        conditionals.transform(function, info, placeholders, locate)
+        loops.transform(function, info, placeholders, stop_tests, locate)
         drop_redundant_binds(function)
 
 

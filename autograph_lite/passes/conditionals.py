@@ -15,14 +15,15 @@ from .effects import first_effect
 from .statements import StatementPass, assign_results, bind_before
 
 
-def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str]) -> gast.AST:
-    return _Conditionals(info, placeholders).run(function)
+def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate) -> gast.AST:
+    return _Conditionals(info, placeholders, locate).run(function)
 
 
 class _Conditionals(StatementPass):
     def visit_If(self, node: gast.If) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
         node.orelse = self._visit_block(node.orelse)
+        self.ensure_no_exits(node.body + node.orelse)
         info = self.info[node]
         carried = info.carried
         assigned_by_both = _assigned_by_both(node)

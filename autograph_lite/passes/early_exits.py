@@ -40,9 +40,9 @@ def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> dic
     if not _needs_rewrite(function.body):
         return stop_tests
     body = list(function.body)
-    if _has_return_in_branch_or_loop(body) and not _always_returns(body):
+    if _has_nested_return(body) and not _always_returns(body):
         body.append(templates.statements("return None", _last_line(body))[0])
-    if _has_return_in_branch_or_loop(body):
+    if _has_nested_return(body):
         lifted = _lift(copy.deepcopy(body))
         if not _any_loop_exit(lifted) and _returns_only_at_path_ends(lifted):
             body = _Flags(locate, stop_tests, return_flag=False).block(_assign_returns(lifted), None)
@@ -221,13 +221,14 @@ def _return_statement(body: list[gast.stmt]) -> gast.stmt:
 
 
 def _needs_rewrite(body: list[gast.stmt]) -> bool:
-    return _has_return_in_branch_or_loop(body) or any(
+    return _has_nested_return(body) or any(
         isinstance(n, (gast.Break, gast.Continue)) for s in body for n in _walk_scope(s)
     )
 
 
-def _has_return_in_branch_or_loop(body: list[gast.stmt]) -> bool:
-    return any(isinstance(s, (gast.If, *_LOOPS)) and _contains(s, gast.Return) for s in body)
+def _has_nested_return(body: list[gast.stmt]) -> bool:
+    """A ``return`` inside any compound statement (``if``, loops, ``with``, ``try``)."""
+    return any(not isinstance(s, gast.Return) and _contains(s, gast.Return) for s in body)
 
 
 def _any_loop_exit(body: list[gast.stmt]) -> bool:

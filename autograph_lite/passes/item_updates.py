@@ -6,7 +6,7 @@
 On a JAX array the runtime uses ``x.at[i].set(v)`` / ``.add(v)`` / ...; on a list, dict or NumPy
 array it assigns in place and returns the same object, so Python semantics are kept. As a
 rebinding, ``x`` becomes a variable written by the statement, and a staged branch or loop carries it.
-Only a plain name as the container is rewritten (``self.w[i] = v`` is left as written).
+Only a local name as the container is rewritten (``self.w[i] = v`` and globals are left as written).
 """
 
 from __future__ import annotations
@@ -22,14 +22,18 @@ _AUGMENTED = {
 }
 
 
-def transform(function: gast.AST) -> gast.AST:
+def transform(function: gast.AST, local_names: frozenset[str]) -> gast.AST:
+    """``local_names``: the function's parameters and assigned names. A container from outside the
+    function (a global, a closure variable) is updated in place as written: rebinding it would make
+    it a local."""
     if isinstance(function, gast.FunctionDef):
-        _ItemUpdates().visit(function)
+        _ItemUpdates(local_names).visit(function)
     return function
 
 
 class _ItemUpdates(gast.NodeTransformer):
-    def __init__(self) -> None:
+    def __init__(self, local_names: frozenset[str]) -> None:
+        self.local_names = local_names
         self.depth = 0
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.AST:
@@ -46,12 +50,12 @@ class _ItemUpdates(gast.NodeTransformer):
     visit_ClassDef = visit_AsyncFunctionDef = visit_Lambda
 
     def visit_Assign(self, node: gast.Assign) -> gast.stmt:
-        if len(node.targets) != 1 or not _is_name_item(node.targets[0]):
+        if len(node.targets) != 1 or not self._is_local_item(node.targets[0]):
             return node
         return self._rebind(node.targets[0], node.value, None, node.lineno)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt:
-        if not _is_name_item(node.target):
+        if not self._is_local_item(node.target):
             return node
         return self._rebind(node.target, node.value, _AUGMENTED[type(node.op)], node.lineno)
 
@@ -67,8 +71,12 @@ class _ItemUpdates(gast.NodeTransformer):
         return statement
 
 
-def _is_name_item(target: gast.expr) -> bool:
-    return isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+    def _is_local_item(self, target: gast.expr) -> bool:
+        return (
+            isinstance(target, gast.Subscript)
+            and isinstance(target.value, gast.Name)
+            and target.value.id in self.local_names
+        )
 
 
 def _index_expression(index: gast.expr) -> gast.expr:

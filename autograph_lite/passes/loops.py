@@ -26,18 +26,20 @@ def transform(
     info: dict[gast.AST, StatementInfo],
     placeholders: frozenset[str],
     stop_tests: dict[gast.For, gast.expr],
+    locate,
 ) -> gast.AST:
-    return _Loops(info, placeholders, stop_tests).run(function)
+    return _Loops(info, placeholders, stop_tests, locate).run(function)
 
 
 class _Loops(StatementPass):
-    def __init__(self, info, placeholders: frozenset[str], stop_tests: dict[gast.For, gast.expr]):
-        super().__init__(info, placeholders)
+    def __init__(self, info, placeholders: frozenset[str], stop_tests: dict[gast.For, gast.expr], locate):
+        super().__init__(info, placeholders, locate)
         self.stop_tests = stop_tests
 
     def visit_While(self, node: gast.While) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
         orelse = self._visit_block(node.orelse)
+        self.ensure_no_exits(node.body)
         info = self.info[node]
         carried = info.carried
         test_name, body_name = self.unique("while_test", node), self.unique("while_body", node)
@@ -65,6 +67,7 @@ class _Loops(StatementPass):
     def visit_For(self, node: gast.For) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
         orelse = self._visit_block(node.orelse)
+        self.ensure_no_exits(node.body)
         info = self.info[node]
         carried = info.carried
         body_name = self.unique("for_body", node)

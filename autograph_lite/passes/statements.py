@@ -7,6 +7,7 @@ from __future__ import annotations
 import gast
 
 from ..analysis import StatementInfo
+from ..errors import UnsupportedSyntaxError
 from . import templates
 
 
@@ -17,8 +18,9 @@ class StatementPass(gast.NodeTransformer):
     user's own nested functions are not: they are converted on their own when they are called.
     """
 
-    def __init__(self, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str]):
+    def __init__(self, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate):
         self.info = info
+        self.locate = locate
         # Names that may start as zeros where unassigned: every read of theirs follows an assignment.
         self.placeholders = placeholders
         self.used_names: set[str] = set()
@@ -44,6 +46,23 @@ class StatementPass(gast.NodeTransformer):
         return node
 
     visit_ClassDef = visit_AsyncFunctionDef = visit_Lambda
+
+    def ensure_no_exits(self, statements: list[gast.stmt]) -> None:
+        """A ``return`` / ``break`` / ``continue`` must never reach a helper: there it would leave the
+        helper instead of the user's function or loop. The early-exit pass removes them all; one that
+        is left is a construct that pass does not handle, and it is reported here, never run."""
+        pending = list(statements)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (gast.Return, gast.Break, gast.Continue)):
+                raise UnsupportedSyntaxError(
+                    f"this `{type(node).__name__.lower()}` sits where it cannot be converted",
+                    self.locate(node),
+                    "Restructure the code so that the exit is directly inside `if` / `for` / `while` "
+                    "statements (not inside `with` or `try`).",
+                )
+            if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+                pending.extend(gast.iter_child_nodes(node))
 
     def unique(self, what: str, node: gast.AST) -> str:
         name = templates.helper_name(what, node)

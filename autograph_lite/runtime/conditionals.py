@@ -86,7 +86,10 @@ def staged_cond(predicate, true_fn, false_fn, operands, names, construct, locati
         try:
             arrays = lax.cond(predicate, *branches)
         except TypeError as error:
-            improved = _adjust(splits, names, adjustments, construct, location, true_fn, false_fn)
+            try:
+                improved = _adjust(splits, names, adjustments, construct, location, true_fn, false_fn)
+            except StagingTypeError as staging_error:
+                raise staging_error from error
             if improved is None:
                 raise error
             adjustments = improved
@@ -121,7 +124,9 @@ class _Adjustment:
 def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict):
     def traced_branch():
         with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location_of(fn))):
-            values = list(fn(*operands))
+            # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
+            # the other branch or the caller.
+            values = list(fn(*jax.tree_util.tree_map(lambda leaf: leaf, operands)))
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
         split = Split.of(values, names)

@@ -321,7 +321,7 @@ def _staged_sequence(sequence: _Sequence, body, state, names, location) -> tuple
     try:
         (_, arrays), outputs = lax.scan(scan_step, (counter, split.arrays), sequence.xs, length=sequence.length)
     except TypeError as error:
-        raise _carry_error(split, record, "`for` loop", location) or error
+        raise _translated(error, split, record, "`for` loop", location)
     record["collector"].append_rows(outputs, sequence.length)
     return split.rebuild(arrays)
 
@@ -351,7 +351,7 @@ def _staged_range(traced_range: TracedRange, body, stop_test, state, names, loca
     try:
         arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
     except TypeError as error:
-        raise _carry_error(split, record, "`for` loop", location) or error
+        raise _translated(error, split, record, "`for` loop", location)
     return split.rebuild(arrays)
 
 
@@ -373,7 +373,7 @@ def _staged_counted_while(lower, upper, item_of, body, stop_test, state, names, 
     try:
         _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(lower), split.arrays))
     except TypeError as error:
-        raise _carry_error(split, record, "`for` loop", location) or error
+        raise _translated(error, split, record, "`for` loop", location)
     return split.rebuild(arrays)
 
 
@@ -387,7 +387,7 @@ def _staged_while(predicate, body, state, names, construct, location) -> tuple:
             split.arrays,
         )
     except TypeError as error:
-        raise _carry_error(split, record, construct, location) or error
+        raise _translated(error, split, record, construct, location)
     return split.rebuild(arrays)
 
 
@@ -460,6 +460,15 @@ def _python_value_error(name, before: Split, after: Split, index, location) -> S
         f"Give '{name}' its final structure before the loop, or iterate over unroll(...) to keep the "
         "loop in Python.",
     )
+
+
+def _translated(error: TypeError, split: Split, record: dict, construct: str, location) -> Exception:
+    """JAX's carry type error in the user's terms (with JAX's as the cause), or JAX's own."""
+    translated = _carry_error(split, record, construct, location)
+    if translated is None:
+        return error
+    translated.__cause__ = error
+    return translated
 
 
 def _carry_error(split: Split, record: dict, construct: str, location) -> StagingTypeError | None:
