@@ -31,6 +31,10 @@ EXIT_CONVERSION_ERROR = 1
 EXIT_USAGE = 2  # also what argparse itself uses for a malformed command line
 
 _EPILOG = """\
+commands:
+  show     print the rewritten source of a function (--diff: against the original)
+  explain  trace it on example argument types and say what each statement became
+
 targets:
   FILE.py::FUNC        a function in a Python file (imported as a module, so
                        its `if __name__ == "__main__":` block does not run)
@@ -48,6 +52,16 @@ exit codes:
   0  success
   1  the function cannot be converted (the message names file:line)
   2  usage error, or the file, module or name was not found or failed to import
+"""
+
+_EXPLAIN_EPILOG = """\
+examples:
+  autograph-lite explain examples/quickstart.py::conditional_double --args "f32[], f32[]"
+  autograph-lite explain examples/quickstart.py::geometric_sum --args "f32[], 5" --static-argnums 1
+
+argument types: f32[3], i32[], bool[], bf16[2,2] (or full dtype names: float32[3]);
+Python literals (4, 0.5, True) are passed as they are.
+exit codes: 0 success, 1 conversion error, 2 usage error or target not found
 """
 
 _module_numbers = itertools.count()
@@ -90,6 +104,23 @@ def _parser() -> argparse.ArgumentParser:
         "--diff", action="store_true", help="print a unified diff of the original source against the rewritten one"
     )
     show.set_defaults(run=_show)
+    explain = commands.add_parser(
+        "explain",
+        help="trace a function on example argument types and report what each statement became",
+        description="Trace FUNC once with abstract arguments and list, per if / while / for with its "
+        "file:line, the lax primitive it was staged as or why it stayed Python, and what it carries.",
+        epilog=_EXPLAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    explain.add_argument("target", metavar="TARGET", help="FILE.py::FUNC or package.module:FUNC")
+    explain.add_argument(
+        "--args", default="", metavar="SPECS",
+        help='comma-separated argument types like "f32[3], i32[]", or Python literals such as 4',
+    )
+    explain.add_argument(
+        "--static-argnums", default="", metavar="N[,N...]", help="positions of arguments to treat as static"
+    )
+    explain.set_defaults(run=_explain)
     return parser
 
 
@@ -110,6 +141,69 @@ def _show(arguments: argparse.Namespace) -> int:
     else:
         sys.stdout.write(rewritten)
     return EXIT_OK
+
+
+def _explain(arguments: argparse.Namespace) -> int:
+    from . import explain
+    from .errors import ConversionError
+
+    try:
+        function = load_target(arguments.target)
+        example_arguments = [parse_argument(spec) for spec in _split_specs(arguments.args)]
+        static = tuple(int(n) for n in arguments.static_argnums.split(",") if n.strip())
+    except (TargetError, ValueError) as error:
+        return _fail(str(error), EXIT_USAGE)
+    try:
+        report = explain(function, *example_arguments, static_argnums=static)
+    except ConversionError as error:
+        return _fail(str(error), EXIT_CONVERSION_ERROR)
+    print(report)
+    return EXIT_OK
+
+
+_SHORT_DTYPES = {
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8", "i16": "int16",
+    "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+    "bool": "bool", "b": "bool", "c64": "complex64",
+}
+_SPEC = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*)\s*\[\s*([0-9,\s]*)\]\s*$")
+
+
+def parse_argument(spec: str) -> Any:
+    """``f32[3, 4]`` as a ``jax.ShapeDtypeStruct``; a Python literal (``4``, ``0.5``, ``True``) as itself."""
+    import ast
+
+    import jax
+    import jax.numpy as jnp
+
+    match = _SPEC.match(spec)
+    if match is None:
+        try:
+            return ast.literal_eval(spec.strip())
+        except (ValueError, SyntaxError):
+            raise ValueError(f"cannot read argument {spec.strip()!r}: write a type like f32[3] or a Python literal") from None
+    dtype_name, dims = match.groups()
+    try:
+        dtype = jnp.dtype(_SHORT_DTYPES.get(dtype_name, dtype_name))
+    except TypeError:
+        raise ValueError(f"unknown dtype {dtype_name!r} in {spec.strip()!r}") from None
+    shape = tuple(int(d) for d in dims.split(",") if d.strip())
+    return jax.ShapeDtypeStruct(shape, dtype)
+
+
+def _split_specs(text: str) -> list[str]:
+    """Split at commas that are not inside brackets: "f32[3, 4], i32[]" -> ["f32[3, 4]", "i32[]"]."""
+    specs, depth, current = [], 0, ""
+    for character in text:
+        depth += {"[": 1, "]": -1}.get(character, 0)
+        if character == "," and depth == 0:
+            specs.append(current)
+            current = ""
+        else:
+            current += character
+    if current.strip():
+        specs.append(current)
+    return [s for s in specs if s.strip()]
 
 
 def _fail(message: str, code: int) -> int:

@@ -1,0 +1,93 @@
+"""autograph_lite.explain and `autograph-lite explain`: what each statement became, and why."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+import autograph_lite
+from explain_corpus import programs
+
+CORPUS = Path(programs.__file__)
+REPO = Path(__file__).resolve().parents[1]
+
+
+def at(mark):
+    """``file:line`` of the corpus line carrying ``# mark: <mark>``."""
+    for number, line in enumerate(CORPUS.read_text().splitlines(), start=1):
+        if line.endswith(f"# mark: {mark}"):
+            return f"{CORPUS}:{number}"
+    raise LookupError(mark)
+
+
+def test_traced_if_is_a_cond_with_its_promotion():
+    text = str(autograph_lite.explain(programs.branches, 1.0, 2.0))
+    assert f"{at('branches-if')}: `if` -> lax.cond (the condition is traced)" in text
+    assert "carries y: f32[]" in text
+    assert "y promoted to float32 in the false branch" in text
+
+
+def test_static_argument_keeps_the_if_in_python():
+    text = str(autograph_lite.explain(programs.branches, 1.0, 2.0, static_argnums=1))
+    assert f"{at('branches-if')}: `if` -> lax.cond" in text  # x is still traced
+    text = str(autograph_lite.explain(programs.branches, 1.0, 2.0, static_argnums=(0, 1)))
+    assert f"{at('branches-if')}: `if` -> Python if (the condition is concrete)" in text
+
+
+def test_each_loop_reports_its_lowering():
+    text = str(autograph_lite.explain(programs.loops, jax.ShapeDtypeStruct((3, 2), jnp.float32), 4))
+    assert f"{at('loops-range')}: `for` loop -> lax.fori_loop (a while_loop)" in text
+    assert f"{at('loops-rows')}: `for` loop -> lax.scan (static trip count 3)" in text
+    assert f"{at('loops-unroll')}: `for` loop -> Python loop (unroll(...) or static_loops='unroll')" in text
+
+
+def test_static_range_with_only_python_values_stays_python():
+    text = str(autograph_lite.explain(programs.loops, jax.ShapeDtypeStruct((0, 2), jnp.float32), 3, static_argnums=1))
+    assert f"{at('loops-range')}: `for` loop -> Python loop (it carries no value that depends on traced data)" in text
+    assert f"{at('loops-rows')}: `for` loop -> Python loop (zero iterations)" in text
+
+
+def test_early_return_reports_the_masked_scan_and_readable_flags():
+    text = str(autograph_lite.explain(programs.search, jax.ShapeDtypeStruct((5,), jnp.float32)))
+    assert f"{at('search-for')}: `for` loop -> lax.scan, iterations after an exit masked by lax.cond" in text
+    assert "<returned flag>: bool[]" in text and "<return value>" in text
+    assert "_ag_" not in text
+
+
+def test_python_iterable_is_named_as_the_reason():
+    text = str(autograph_lite.explain(programs.python_iterables, 1.0, [1.0, 2.0]))
+    assert f"{at('python-for')}: `for` loop -> Python loop (it iterates over a Python iterable)" in text
+
+
+def test_explaining_twice_reports_again():
+    first = autograph_lite.explain(programs.branches, 1.0, 2.0)
+    second = autograph_lite.explain(programs.branches, 1.0, 2.0)
+    assert first.decisions and first.decisions == second.decisions
+
+
+def run_cli(*arguments):
+    return subprocess.run(
+        [sys.executable, "-m", "autograph_lite", "explain", *arguments],
+        capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+
+
+def test_cli_explain_reads_argument_types():
+    result = run_cli(f"{CORPUS}::loops", "--args", "f32[3, 2], i32[]")
+    assert result.returncode == 0, result.stderr
+    assert f"{at('loops-range')}: `for` loop -> lax.fori_loop" in result.stdout
+    assert f"{at('loops-rows')}: `for` loop -> lax.scan (static trip count 3)" in result.stdout
+
+
+def test_cli_explain_static_literal_argument():
+    result = run_cli(f"{CORPUS}::branches", "--args", "2.0, 1.0", "--static-argnums", "0,1")
+    assert result.returncode == 0, result.stderr
+    assert f"{at('branches-if')}: `if` -> Python if (the condition is concrete)" in result.stdout
+
+
+def test_cli_explain_rejects_a_malformed_type_with_exit_code_2():
+    result = run_cli(f"{CORPUS}::branches", "--args", "f32[3")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "cannot read argument 'f32[3'" in result.stderr
