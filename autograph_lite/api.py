@@ -46,4 +46,4 @@ def jit(fn=None, *, static_loops: str = "auto", **jit_kwargs: Any):
 def to_source(fn: Callable) -> str:
     """The rewritten source of ``fn``, as the converted function runs it."""
     function = conversion.unwrap_for_source(getattr(fn, "__wrapped__", fn))
-    return conversion.compiled_code(function).source + "\n"
+    return conversion.rewritten_source(function) + "\n"

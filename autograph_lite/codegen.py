@@ -33,17 +33,22 @@ class CompiledCode:
     """A converted function's code object, ready to be bound to any closure of the original."""
 
     code: types.CodeType
-    source: str
 
 
 def to_python_ast(node: gast.AST) -> ast.AST:
     return gast.gast_to_ast(node)
 
 
+def source_of(rewritten: gast.AST) -> str:
+    """The rewritten function as source text, in the user's spelling (before name mangling)."""
+    return ast.unparse(to_python_ast(rewritten))
+
+
 def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: types.FunctionType) -> CompiledCode:
     function = to_python_ast(rewritten)
-    source = ast.unparse(function)
-    _ClassContext(original).visit(function)
+    class_context = _ClassContext(original)
+    if class_context.needed():
+        class_context.visit(function)
     freevars = original.__code__.co_freevars
     factory_args = [RUNTIME] + [name for name in freevars if name != RUNTIME]
     if isinstance(function, ast.FunctionDef):
@@ -71,7 +76,7 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     factory_code = _only_code(module_code, _FACTORY)
     inner = _only_code(factory_code, _CONVERTED if isinstance(function, ast.FunctionDef) else "<lambda>")
     inner = inner.replace(co_name=original.__code__.co_name, co_qualname=original.__code__.co_qualname)
-    return CompiledCode(inner, source)
+    return CompiledCode(inner)
 
 
 def bind(compiled: CompiledCode, original: types.FunctionType, operators: object) -> types.FunctionType:
@@ -97,6 +102,9 @@ class _ClassContext(ast.NodeTransformer):
         self.has_class_cell = "__class__" in original.__code__.co_freevars
         arguments = original.__code__.co_varnames[: original.__code__.co_argcount]
         self.first_argument = self._mangle(arguments[0]) if arguments else None
+
+    def needed(self) -> bool:
+        return bool(self.prefix) or self.has_class_cell
 
     def _mangle(self, name: str) -> str:
         if self.prefix and name.startswith("__") and not name.endswith("__") and "." not in name:

@@ -81,6 +81,13 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
         return compiled
 
 
+def rewritten_source(function: types.FunctionType) -> str:
+    """The rewritten source of ``function``. Rewritten again rather than kept: printing is rare, and
+    converting should not pay for it."""
+    parsed = source.parse_function(function)
+    return codegen.source_of(passes.rewrite(parsed, _calls_left_as_is(function)))
+
+
 def operators(static_loops: str) -> Operators:
     with _lock:
         if static_loops not in _operators:

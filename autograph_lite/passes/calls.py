@@ -52,10 +52,7 @@ class _Calls(gast.NodeTransformer):
         self.generic_visit(node)
         if self._keep(node.func):
             return node
-        call = templates.expression(f"{templates.RUNTIME}.call()", node.lineno)
-        call.args = [node.func] + node.args
-        call.keywords = node.keywords
-        return call
+        return templates.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
 
     def _keep(self, callee: gast.expr) -> bool:
         if _is_super(callee):

@@ -12,7 +12,7 @@ import gast
 from ..analysis import StatementInfo, surely_assigned
 from . import templates
 from .effects import first_effect
-from .statements import StatementPass, assign_results, bind_before
+from .statements import StatementPass, bind_before
 
 
 def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate) -> gast.AST:
@@ -29,29 +29,17 @@ class _Conditionals(StatementPass):
         assigned_by_both = _assigned_by_both(node)
         inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body)
         true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
-        params, results = ", ".join(inputs), templates.name_tuple(carried)
-        helpers = templates.statements(
-            f"""
-            def {true_name}({params}):
-                __body__
-                return {results}
-            def {false_name}({params}):
-                __orelse__
-                return {results}
-            """,
-            node.lineno,
-            __body__=node.body or [gast.Pass()],
-            __orelse__=node.orelse or [gast.Pass()],
-        )
+        line = node.lineno
+        helpers = [
+            templates.helper(true_name, inputs, node.body or [gast.Pass()], templates.names(carried, line), line),
+            templates.helper(false_name, inputs, node.orelse or [gast.Pass()], templates.names(carried, line), line),
+        ]
         effect = first_effect(node.body + node.orelse)
-        call = templates.statements(
-            f"{assign_results(carried)}{templates.RUNTIME}.if_stmt(__test__, {true_name}, {false_name}, "
-            f"{templates.name_tuple(inputs)}, {templates.string_tuple(carried)}"
-            f"{f', effect={effect!r}' if effect else ''})",
-            node.lineno,
-            __test__=node.test,
-        )
-        return helpers + bind_before(info, inputs, node.lineno, self.placeholders) + call
+        arguments = [node.test, templates.name(true_name, line), templates.name(false_name, line),
+                     templates.names(inputs, line), templates.strings(carried, line)]
+        keywords = [templates.keyword("effect", templates.constant(effect, line))] if effect else []
+        call = templates.assign_results(carried, templates.runtime_call("if_stmt", arguments, line, keywords), line)
+        return helpers + bind_before(info, inputs, line, self.placeholders) + [call]
 
 
 def _assigned_by_both(node: gast.If) -> frozenset[str]:

@@ -85,11 +85,7 @@ class _LogicalExpressions(gast.NodeTransformer):
                     self.locate(inner),
                     f"Assign {inner.target.id} on its own line first.",
                 )
-        lambda_node = templates.expression("lambda: None", operand.lineno)
-        lambda_node.body = operand
-        return lambda_node
+        return templates.lazy(operand)
 
     def _call(self, operator: str, node: gast.expr, arguments: list[gast.expr]) -> gast.expr:
-        call = templates.expression(f"{templates.RUNTIME}.{operator}()", node.lineno)
-        call.args = arguments
-        return call
+        return templates.runtime_call(operator, arguments, node.lineno)

@@ -16,7 +16,7 @@ import gast
 from ..analysis import StatementInfo, target_names
 from . import templates
 from .effects import first_effect
-from .statements import StatementPass, assign_results, bind_before
+from .statements import StatementPass, bind_before
 
 ITEM = templates.PREFIX + "item"
 
@@ -43,26 +43,17 @@ class _Loops(StatementPass):
         info = self.info[node]
         carried = info.carried
         test_name, body_name = self.unique("while_test", node), self.unique("while_body", node)
-        params, results = ", ".join(carried), templates.name_tuple(carried)
-        helpers = templates.statements(
-            f"""
-            def {test_name}({params}):
-                return __test__
-            def {body_name}({params}):
-                __body__
-                return {results}
-            """,
-            node.lineno,
-            __test__=node.test,
-            __body__=node.body,
-        )
-        effect = first_effect(node.body)
-        call = templates.statements(
-            f"{assign_results(carried)}{templates.RUNTIME}.while_stmt({test_name}, {body_name}, "
-            f"{results}, {templates.string_tuple(carried)}{f', effect={effect!r}' if effect else ''})",
-            node.lineno,
-        )
-        return helpers + bind_before(info, carried, node.lineno, self.placeholders) + call + orelse
+        line = node.lineno
+        helpers = [
+            templates.helper(test_name, carried, [], node.test, line),
+            templates.helper(body_name, carried, node.body, templates.names(carried, line), line),
+        ]
+        arguments = [templates.name(test_name, line), templates.name(body_name, line),
+                     templates.names(carried, line), templates.strings(carried, line)]
+        call = templates.runtime_call("while_stmt", arguments, line, _effect_keyword(node.body, line))
+        return helpers + bind_before(info, carried, line, self.placeholders) + [
+            templates.assign_results(carried, call, line)
+        ] + orelse
 
     def visit_For(self, node: gast.For) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
@@ -74,35 +65,23 @@ class _Loops(StatementPass):
         bound_by_target = target_names(node.target)
         simple_target = isinstance(node.target, gast.Name) and not (bound_by_target & set(carried))
         item = node.target.id if simple_target else ITEM
-        unpack = [] if simple_target else templates.statements(f"__target__ = {ITEM}", node.lineno, __target__=node.target)
-        effect = first_effect(node.body)
-        options = f", effect={effect!r}" if effect else ""
-        params, results = ", ".join((item,) + carried), templates.name_tuple(carried)
-        helpers = templates.statements(
-            f"""
-            def {body_name}({params}):
-                __body__
-                return {results}
-            """,
-            node.lineno,
-            __body__=unpack + node.body,
-        )
+        line = node.lineno
+        unpack = [] if simple_target else templates.statements(f"__target__ = {ITEM}", line, __target__=node.target)
+        keywords = _effect_keyword(node.body, line)
+        helpers = [templates.helper(body_name, (item,) + carried, unpack + node.body, templates.names(carried, line), line)]
         if node in self.stop_tests:
             test_name = self.unique("for_test", node)
-            helpers = templates.statements(
-                f"""
-                def {test_name}({", ".join(carried)}):
-                    return __test__
-                """,
-                node.lineno,
-                __test__=self.stop_tests[node],
-            ) + helpers
-            options += f", stop_test={test_name}"
-        call = templates.statements(
-            f"{assign_results(carried)}{templates.RUNTIME}.for_stmt(__iter__, {body_name}, {results}, "
-            f"{templates.string_tuple(carried)}{options})",
-            node.lineno,
-            __iter__=node.iter,
-        )
-        return helpers + bind_before(info, carried, node.lineno, self.placeholders) + call + orelse
+            helpers.insert(0, templates.helper(test_name, carried, [], self.stop_tests[node], line))
+            keywords.append(templates.keyword("stop_test", templates.name(test_name, line)))
+        arguments = [node.iter, templates.name(body_name, line), templates.names(carried, line),
+                     templates.strings(carried, line)]
+        call = templates.runtime_call("for_stmt", arguments, line, keywords)
+        return helpers + bind_before(info, carried, line, self.placeholders) + [
+            templates.assign_results(carried, call, line)
+        ] + orelse
+
+
+def _effect_keyword(body: list[gast.stmt], line: int) -> list[gast.keyword]:
+    effect = first_effect(body)
+    return [templates.keyword("effect", templates.constant(effect, line))] if effect else []
 

@@ -85,11 +85,6 @@ def bind_before(info: StatementInfo, names: tuple[str, ...], line: int, placehol
     return templates.statements("\n".join(lines), line) if lines else []
 
 
-def assign_results(names: tuple[str, ...]) -> str:
-    """The left side that receives a staged statement's carried names, or nothing if there are none."""
-    return f"{templates.name_tuple(names)} = " if names else ""
-
-
 def drop_redundant_binds(function: gast.AST) -> gast.AST:
     """Remove ``x = _ag.maybe_undefined(locals(), 'x')`` where ``x`` is a parameter of the helper holding it.
 

@@ -1,8 +1,10 @@
-"""Building generated code from small source templates.
+"""Building generated code: small source templates, and direct node builders for the hot paths.
 
-Templates are parsed with gast, so the node classes always fit the running gast and Python. Every
-node of a template gets the line of the user statement it stands for (scaffolding points at the
-statement's header), and user subtrees are put in afterwards, so they keep their own lines.
+Templates are parsed with gast, so they read like the code they make; the builders below make the
+nodes that every statement needs (helper functions, runtime calls, lazy lambdas) without parsing,
+because parsing a template costs more than all the rest of a statement's rewrite. Every generated
+node gets the line of the user statement it stands for (scaffolding points at the statement's
+header); user subtrees are put in afterwards and keep their own lines.
 """
 
 from __future__ import annotations
@@ -37,6 +39,69 @@ def expression(template: str, line: int, **replacements: gast.AST) -> gast.expr:
     return statement.value
 
 
+def name(identifier: str, line: int, store: bool = False) -> gast.Name:
+    return _at(gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(), annotation=None, type_comment=None), line)
+
+
+def constant(value: object, line: int) -> gast.Constant:
+    return _at(gast.Constant(value=value, kind=None), line)
+
+
+def tuple_of(elements: list[gast.expr], line: int, store: bool = False) -> gast.Tuple:
+    return _at(gast.Tuple(elts=elements, ctx=gast.Store() if store else gast.Load()), line)
+
+
+def names(identifiers: Iterable[str], line: int, store: bool = False) -> gast.Tuple:
+    return tuple_of([name(i, line, store) for i in identifiers], line, store)
+
+
+def strings(values: Iterable[str], line: int) -> gast.Tuple:
+    return tuple_of([constant(v, line) for v in values], line)
+
+
+def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
+    """``_ag.<operator>(*arguments, **keywords)``."""
+    function = _at(gast.Attribute(value=name(RUNTIME, line), attr=operator, ctx=gast.Load()), line)
+    return _at(gast.Call(func=function, args=arguments, keywords=keywords or []), line)
+
+
+def keyword(argument: str, value: gast.expr) -> gast.keyword:
+    return gast.keyword(arg=argument, value=value)
+
+
+def helper(function_name: str, parameters: Iterable[str], body: list[gast.stmt], result: gast.expr, line: int) -> gast.FunctionDef:
+    """``def function_name(*parameters): body; return result``."""
+    arguments = gast.arguments(
+        args=[_at(gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), line) for p in parameters],
+        posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
+    )
+    returned = _at(gast.Return(value=result), line)
+    return _at(
+        gast.FunctionDef(name=function_name, args=arguments, body=body + [returned], decorator_list=[],
+                         returns=None, type_comment=None, type_params=[]),
+        line,
+    )
+
+
+def assign_results(targets: tuple[str, ...], value: gast.expr, line: int) -> gast.stmt:
+    """``(a, b) = value``, or the bare expression statement when nothing is assigned."""
+    if not targets:
+        return _at(gast.Expr(value=value), line)
+    return _at(gast.Assign(targets=[names(targets, line, store=True)], value=value, type_comment=None), line)
+
+
+def lazy(expression: gast.expr) -> gast.Lambda:
+    """``lambda: expression``."""
+    arguments = gast.arguments(args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return _at(gast.Lambda(args=arguments, body=expression), expression.lineno)
+
+
+def _at(node: gast.AST, line: int) -> gast.AST:
+    node.lineno = node.end_lineno = line
+    node.col_offset = node.end_col_offset = 0
+    return node
+
+
 def locate(tree: gast.AST, line: int) -> gast.AST:
     """Give every node of ``tree`` the position of ``line`` (column 0)."""
     for node in gast.walk(tree):
@@ -44,19 +109,6 @@ def locate(tree: gast.AST, line: int) -> gast.AST:
             node.lineno = node.end_lineno = line
             node.col_offset = node.end_col_offset = 0
     return tree
-
-
-def name_tuple(names: Iterable[str]) -> str:
-    """Source text of a tuple of names: ``(a, b)``, ``(a,)`` or ``()``."""
-    names = list(names)
-    if not names:
-        return "()"
-    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
-
-
-def string_tuple(names: Iterable[str]) -> str:
-    names = list(names)
-    return "(" + ", ".join(repr(n) for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
 def _substitute(body: list[gast.stmt], replacements: dict) -> list[gast.stmt]:
