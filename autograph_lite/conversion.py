@@ -135,6 +135,19 @@ def _needs_runtime(value: Any) -> bool:
         return False
 
 
+def original_of(function: Any) -> Any:
+    """The user's function behind a converted one (or behind jit of one); anything else as it is.
+
+    Only autograph_lite's own wrapping is undone: a user's functools.wraps wrapper is a function of
+    its own, with its own source.
+    """
+    if getattr(function, "__code__", None) in _converted_codes:
+        return function.__wrapped__
+    if hasattr(function, "__wrapped__") and not isinstance(function, (types.FunctionType, types.MethodType)):
+        return original_of(function.__wrapped__)  # the jax.jit wrapper that autograph_lite.jit returns
+    return function
+
+
 def unwrap_for_source(function: Any) -> types.FunctionType:
     """The plain function whose source ``to_source`` prints."""
     while isinstance(function, (types.MethodType, functools.partial)):

@@ -1,0 +1,49 @@
+"""Functions whose source is awkward to find or parse; tests/test_source.py converts each one."""
+
+import functools
+
+import jax.numpy as jnp
+
+import autograph_lite
+
+pair = (lambda x: x * 2 if x > 0 else -x, lambda x: x + 1 if x > 0 else x - 1)
+
+spread = lambda x: (  # noqa: E731
+    x * 3
+    if x > 0
+    else x
+)
+
+
+def decorated_elsewhere(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return fn(*args)
+
+    return wrapper
+
+
+@autograph_lite.jit
+def jitted_by_decorator(x):
+    if x > 0:
+        return x * 2
+    return x
+
+
+class Holder:
+    def method(self, x):
+        text = """a string
+whose lines are less indented
+than the method"""
+        if x > 0:
+            x = x + len(text)
+        return x
+
+
+def outer(scale):
+    def inner(x):
+        if x > scale:
+            return x - scale
+        return x + scale
+
+    return inner

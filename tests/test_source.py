@@ -1,0 +1,64 @@
+"""Finding and parsing source: notebook cells, lambdas by position, methods, decorators, strings."""
+
+import linecache
+
+import jax.numpy as jnp
+import pytest
+
+import autograph_lite
+from source_corpus import shapes
+from support import assert_equivalent
+
+
+def test_an_ipython_style_cell_is_read_through_linecache():
+    # IPython keeps each cell's text in linecache under a pseudo file name and compiles with it.
+    name = "<ipython-input-7-0123456789ab>"
+    text = "def cell_function(x):\n    if x > 0:\n        return x * 3\n    return -x\n"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    namespace = {}
+    exec(compile(text, name, "exec"), namespace)
+    converted = autograph_lite.jit(namespace["cell_function"])
+    assert float(converted(2.0)) == 6.0 and float(converted(-2.0)) == 2.0
+    assert "_ag.if_stmt" in autograph_lite.to_source(namespace["cell_function"])
+
+
+def test_code_built_from_a_string_without_source_is_a_clear_error():
+    namespace = {}
+    exec("def no_source(x):\n    return x\n", namespace)
+    with pytest.raises(autograph_lite.SourceUnavailableError, match="(?s)no_source.*Define the function in a .py file"):
+        autograph_lite.convert(namespace["no_source"])
+
+
+@pytest.mark.parametrize("index", [0, 1])
+@pytest.mark.parametrize("x", [2.0, -2.0])
+def test_two_lambdas_on_one_line_are_told_apart(index, x):
+    assert_equivalent(shapes.pair[index], x)
+
+
+@pytest.mark.parametrize("x", [2.0, -2.0])
+def test_a_lambda_spanning_lines(x):
+    assert_equivalent(shapes.spread, x)
+
+
+def test_the_decorator_line_is_dropped_and_the_function_still_jits():
+    assert float(shapes.jitted_by_decorator(3.0)) == 6.0
+    assert float(shapes.jitted_by_decorator(-3.0)) == -3.0
+    assert "@" not in autograph_lite.to_source(shapes.jitted_by_decorator)
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_an_indented_method_with_a_less_indented_string_keeps_the_string(x):
+    holder = shapes.Holder()
+    assert float(autograph_lite.jit(holder.method)(x)) == pytest.approx(holder.method(x))
+
+
+@pytest.mark.parametrize("x", [5.0, 0.5])
+def test_a_closure_keeps_its_cell(x):
+    assert_equivalent(shapes.outer(1.0), x)
+
+
+def test_wrapped_functions_are_read_from_their_own_code_not_from___wrapped__():
+    wrapped = shapes.decorated_elsewhere(shapes.outer(1.0))
+    # The wrapper's own source is the `def wrapper` inside decorated_elsewhere, not inner's.
+    assert "def wrapper(*args)" in autograph_lite.to_source(autograph_lite.convert(wrapped).__wrapped__)
+    assert float(autograph_lite.jit(wrapped)(5.0)) == 4.0
