@@ -21,12 +21,18 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def first_effect(body: list[gast.stmt]) -> str | None:
-    """A short description of the first effect in ``body``, or ``None``."""
+    """A short description of the first effect in ``body``, or ``None``.
+
+    Statements already rewritten carry their own body's effect as the ``effect`` keyword of their
+    runtime call, so the walk reads that and never re-enters generated helpers.
+    """
     pending = list(reversed(body))
     while pending:
         node = pending.pop()
-        if isinstance(node, _SCOPES) and not node_is_helper(node):
-            continue
+        if isinstance(node, _SCOPES):
+            continue  # generated helpers are summarised by their call's keyword; user functions run later
+        if isinstance(node, gast.Call) and (inner := _reported_effect(node)) is not None:
+            return inner
         if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
             return f"assigns to {_text(node)}"
         if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and not _faithful(node.value):
@@ -35,8 +41,19 @@ def first_effect(body: list[gast.stmt]) -> str | None:
     return None
 
 
-def node_is_helper(node: gast.AST) -> bool:
-    return isinstance(node, gast.FunctionDef) and node.name.startswith(templates.PREFIX)
+def _reported_effect(call: gast.Call) -> str | None:
+    for keyword in call.keywords:
+        if keyword.arg == "effect" and isinstance(keyword.value, gast.Constant) and _is_runtime(call.func):
+            return keyword.value.value
+    return None
+
+
+def _is_runtime(function: gast.expr) -> bool:
+    return (
+        isinstance(function, gast.Attribute)
+        and isinstance(function.value, gast.Name)
+        and function.value.id == templates.RUNTIME
+    )
 
 
 def _faithful(call: gast.Call) -> bool:
