@@ -1,0 +1,176 @@
+"""Functions whose rewritten source (``autograph_lite.to_source``) is kept as golden files.
+
+One function per construct; tests/test_golden.py compares each with ``<name>.py.txt`` next to this
+file. Generated helper names carry line numbers, so editing this file changes the goldens: regenerate
+them with ``UPDATE_GOLDEN=1`` and review the diff. ``EXAMPLES`` gives inputs that take every path, on
+which each function is also checked against eager Python (``item_updates_and_appends`` has none:
+eager Python cannot assign into a JAX array, which is the point of its rewrite).
+"""
+
+import jax.numpy as jnp
+
+import autograph_lite
+
+
+def if_else(x):
+    if x > 0:
+        y = x * 2
+    else:
+        y = -x
+    return y
+
+
+def elif_chain(x):
+    if x > 1:
+        y = x * 3
+    elif x > -1:
+        y = x + 10
+    else:
+        y = x - 10
+    return y
+
+
+def if_without_else_and_temporary(x):
+    y = x + 1
+    if x > 0:
+        scale = 2.0
+        y = y * scale
+    return y
+
+
+def returns_in_branches(x, y):
+    if x > 0:
+        if y > 0:
+            return x + y
+        return x - y
+    z = x * y
+    return z
+
+
+def ternary_and_logic(x, y):
+    small = x if x < y else y
+    both = x > 0 and y > 0
+    either = x > 0 or not y > 0
+    return small, both, either
+
+
+def chained_comparison(lo, x, hi):
+    return lo < x <= hi
+
+
+def while_loop(x):
+    steps = 0
+    while x > 1:
+        x = x / 2
+        steps += 1
+    return x, steps
+
+
+def for_over_range(n, x):
+    acc = 0.0
+    for i in range(n):
+        acc = acc + x * i
+    return acc
+
+
+def for_over_rows(xs, ys):
+    total = 0.0
+    for i, (x, y) in enumerate(zip(xs, ys)):
+        partial = x * y
+        total = total + i * partial
+    return total
+
+
+def branch_in_loop(xs):
+    positives = 0.0
+    for x in xs:
+        if x > 0:
+            positives = positives + x
+    return positives
+
+
+def break_and_continue(xs, limit):
+    total = 0.0
+    for x in xs:
+        if x < 0:
+            continue
+        if total > limit:
+            break
+        total = total + x
+    return total
+
+
+def for_else_search(xs, target):
+    for x in xs:
+        if x == target:
+            found = True
+            break
+    else:
+        found = False
+    return found
+
+
+def return_in_loop(x):
+    while x < 100:
+        if x > 10:
+            return x * 2
+        x = x * 3
+    return -x
+
+
+def item_updates_and_appends(xs):
+    out = jnp.zeros(3)
+    rows = []
+    for i in range(3):
+        out[i] = xs[i] * 2
+        rows.append(out[i] + 1)
+    return out, jnp.stack(rows)
+
+
+def nested_function_and_lambda(x):
+    def clip(v):
+        if v > 1:
+            v = 1.0
+        return v
+
+    negate = lambda v: -v if v > 0 else v  # noqa: E731
+    return clip(x) + negate(x)
+
+
+def explicit_loop_choices(x):
+    for i in autograph_lite.unroll(range(2)):
+        x = x + i
+    for j in autograph_lite.stage(range(3)):
+        x = x * 2 - j
+    return x
+
+
+def builtins_on_traced_values(x, y):
+    biggest = max(x, y)
+    if min(x, y) > 0:
+        biggest = biggest + float(y)
+    return biggest
+
+
+F32 = jnp.float32
+I32 = jnp.int32
+_ROWS = jnp.asarray([1.0, -2.0, 3.0], F32)
+
+EXAMPLES = {
+    "if_else": [(F32(2.0),), (F32(-2.0),)],
+    "elif_chain": [(F32(3.0),), (F32(0.0),), (F32(-3.0),)],
+    "if_without_else_and_temporary": [(F32(2.0),), (F32(-2.0),)],
+    "returns_in_branches": [(F32(1.0), F32(2.0)), (F32(1.0), F32(-2.0)), (F32(-1.0), F32(2.0))],
+    "ternary_and_logic": [(F32(1.0), F32(2.0)), (F32(-1.0), F32(-2.0)), (F32(3.0), F32(-1.0))],
+    "chained_comparison": [(F32(0.0), F32(1.0), F32(2.0)), (F32(0.0), F32(3.0), F32(2.0)), (F32(0.0), F32(2.0), F32(2.0))],
+    "while_loop": [(F32(0.5),), (F32(20.0),)],
+    "for_over_range": [(I32(0), F32(1.5)), (I32(4), F32(1.5))],
+    "for_over_rows": [(_ROWS, _ROWS * 2)],
+    "branch_in_loop": [(_ROWS,)],
+    "break_and_continue": [(_ROWS, F32(0.5)), (_ROWS, F32(10.0))],
+    "for_else_search": [(_ROWS, F32(3.0)), (_ROWS, F32(5.0))],
+    "return_in_loop": [(F32(0.5),), (F32(5.0),), (F32(200.0),)],
+    "nested_function_and_lambda": [(F32(2.0),), (F32(0.5),), (F32(-1.0),)],
+    "explicit_loop_choices": [(F32(1.0),)],
+    "builtins_on_traced_values": [(F32(1.0), F32(2.0)), (F32(-1.0), F32(2.0))],
+}
