@@ -208,6 +208,32 @@ def test_loop_variable_of_a_traced_range_unbound_before_is_a_located_error():
     assert "Initialise 'i' before the loop" in message
 
 
+def loop_variable_after_a_concrete_range(n):
+    for i in range(n):
+        pass
+    return i
+
+
+def assigned_in_a_concrete_while(x, n):
+    while n > 0:
+        last = x
+        n = n - 1
+    return last
+
+
+def test_reading_a_loop_variable_a_zero_trip_loop_left_unbound_raises_unbound_local_error():
+    # Eager Python raises UnboundLocalError; the converted function must not return a stand-in object.
+    assert autograph_lite.convert(loop_variable_after_a_concrete_range)(3) == 2
+    with pytest.raises(UnboundLocalError, match="'i'"):
+        autograph_lite.convert(loop_variable_after_a_concrete_range)(0)
+
+
+def test_reading_a_variable_a_zero_trip_while_left_unbound_raises_unbound_local_error():
+    assert float(autograph_lite.convert(assigned_in_a_concrete_while)(F32(1.0), 2)) == 1.0
+    with pytest.raises(UnboundLocalError, match="'last'"):
+        autograph_lite.convert(assigned_in_a_concrete_while)(F32(1.0), 0)
+
+
 # --- for over arrays: scan -----------------------------------------------------------------------------
 
 
@@ -881,6 +907,76 @@ def test_return_inside_a_while(x):
 @pytest.mark.parametrize("target", [2.0, 7.0])
 def test_for_else_search(target):
     assert_equivalent(search_with_else, jnp.asarray([1.0, 2.0, 3.0], F32), F32(target))
+
+
+def break_in_traced_range(n, x):
+    acc = x
+    for i in range(n):
+        if acc > 20:
+            break
+        acc = acc * 2 + i
+    return acc
+
+
+def return_index_from_scan(xs):
+    for i, x in enumerate(xs):
+        if x < 0:
+            return i
+    return -1
+
+
+def continue_in_while(x):
+    total = 0.0
+    while x > 0:
+        x = x - 1
+        if x % 2 == 0:
+            continue
+        total = total + x
+    return total
+
+
+def break_with_early_exit_stage(xs):
+    total = 0.0
+    for x in autograph_lite.stage(xs, early_exit=True):
+        if total > 3:
+            break
+        total = total + x
+    return total
+
+
+def or_in_while_test(x, y):
+    while x > 0 or y > 0:
+        x = x - 1
+        y = y - 2
+    return x, y
+
+
+@pytest.mark.parametrize("n", [0, 3, 10])
+def test_break_in_a_traced_range(n):
+    assert_equivalent(break_in_traced_range, I32(n), F32(1.0))
+    assert "while" in staged(break_in_traced_range, I32(n), F32(1.0))
+
+
+@pytest.mark.parametrize("xs", [[1.0, 2.0, -3.0, 4.0], [1.0, 2.0]])
+def test_return_from_a_scan(xs):
+    assert_equivalent(return_index_from_scan, jnp.asarray(xs, F32))
+
+
+@pytest.mark.parametrize("x", [0.0, 7.0])
+def test_continue_in_a_while(x):
+    assert_equivalent(continue_in_while, F32(x))
+
+
+def test_stage_with_early_exit_is_a_while_loop():
+    xs = jnp.asarray([1.0, 2.0, 3.0, 4.0], F32)
+    assert_equivalent(break_with_early_exit_stage, xs)
+    assert "while" in staged(break_with_early_exit_stage, xs)
+    assert "scan" not in staged(break_with_early_exit_stage, xs)
+
+
+@pytest.mark.parametrize("x, y", [(3.0, 1.0), (-1.0, -1.0), (0.0, 5.0)])
+def test_boolean_operators_in_a_while_test(x, y):
+    assert_equivalent(or_in_while_test, F32(x), F32(y))
 
 
 # --- transformations ---------------------------------------------------------------------------------------
