@@ -658,3 +658,84 @@ def test_vmap_of_a_converted_ternary():
     xs = jnp.asarray([2.0, -1.0, 0.5], F32)
     got = jax.vmap(autograph_lite.convert(nested_ternary))(xs)
     assert_same(got, np.asarray([nested_ternary(float(x)) for x in xs], np.float32))
+
+
+# --- more shapes of branch bodies -------------------------------------------------------------------
+
+
+def python_ints_in_branches(x):
+    if x > 0:
+        y = 1
+    else:
+        y = 2
+    return y
+
+
+def python_bools_in_branches(x):
+    if x > 0:
+        flag = True
+    else:
+        flag = False
+    return flag
+
+
+def ternary_of_python_numbers(x):
+    return 1 if x > 0 else 2.5
+
+
+def dict_item_update_in_branch(x):
+    d = {"a": x, "b": x + 1}
+    if x > 0:
+        d["a"] = x * 2
+    return d
+
+
+def list_item_update_in_branch(x):
+    values = [x, x]
+    if x > 0:
+        values[0] = x * 2
+    return values
+
+
+def elif_returns_constants(x):
+    if x > 2:
+        return 2
+    elif x > 1:
+        return 1
+    elif x > 0:
+        return 0
+    return -1
+
+
+def augmented_assignments_in_branch(x, y):
+    if x > y:
+        x += y
+        y -= 1
+    return x, y
+
+
+def tuple_unpacking_in_branches(x):
+    if x > 0:
+        a, b = x, x * 2
+    else:
+        a, b = -x, x
+    return a + b
+
+
+@pytest.mark.parametrize("fn", [
+    python_ints_in_branches, python_bools_in_branches, ternary_of_python_numbers, dict_item_update_in_branch,
+    list_item_update_in_branch, tuple_unpacking_in_branches,
+])
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_branch_bodies(fn, x):
+    assert_equivalent(fn, F32(x))
+
+
+@pytest.mark.parametrize("x", [3.0, 1.5, 0.5, -0.5])
+def test_elif_chain_of_returns(x):
+    assert_equivalent(elif_returns_constants, F32(x))
+
+
+@pytest.mark.parametrize("x, y", [(2.0, 1.0), (0.0, 1.0)])
+def test_augmented_assignments_in_a_branch(x, y):
+    assert_equivalent(augmented_assignments_in_branch, F32(x), F32(y))
