@@ -213,6 +213,12 @@ class Model:
             return x * 2
         return x
 
+    @autograph_lite.jit(static_argnums=0)
+    def decorated_apply(self, x):
+        if x > self.offset:
+            return x - 1
+        return x + 1
+
     def __hash__(self):
         return hash(self.offset)
 
@@ -234,6 +240,7 @@ def test_jit_decorating_a_method_with_static_self(x):
     model = Model(1.0)
     expected = x * 2 if x > 1.0 else x
     assert float(model.jitted_apply(F32(x))) == expected
+    assert float(model.decorated_apply(F32(x))) == (x - 1 if x > 1.0 else x + 1)
 
 
 @jax.tree_util.register_dataclass
