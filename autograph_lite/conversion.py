@@ -1,9 +1,9 @@
 """Converting one function, with the caches that make converting it again free.
 
 Two levels: the rewrite and compile depend only on the code object, so they are cached per code
-object; binding that code to a function's globals and cells is cheap and cached per function, weakly
-(the cache never keeps a user's function alive), so converting the same function twice returns the
-same converted function, and ``jax.jit`` sees the same callable and keeps its compiled cache.
+object; binding that code to a function's globals and cells is cheap and cached on the function
+itself (never keeping it alive), so converting the same function twice returns the same converted
+function, and ``jax.jit`` sees the same callable and keeps its compiled cache.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import builtins
 import functools
 import threading
 import types
-import weakref
 from typing import Any, Callable
 
 from . import callees, codegen, passes, source
@@ -25,7 +24,7 @@ from .runtime.iteration import open_builtin
 
 _lock = threading.RLock()
 _compiled: dict[types.CodeType, codegen.CompiledCode] = {}
-_converted: "weakref.WeakKeyDictionary[types.FunctionType, dict[str, weakref.ref]]" = weakref.WeakKeyDictionary()
+_CONVERTED_ATTRIBUTE = "__autograph_lite_converted__"
 _operators: dict[str, Operators] = {}
 # Every code object that conversion produced: calls to these need no conversion.
 _converted_codes: set[types.CodeType] = set()
@@ -57,14 +56,24 @@ def convert_callable(function: Callable, static_loops: str) -> Callable:
 
 
 def convert_function(function: types.FunctionType, static_loops: str) -> types.FunctionType:
+    """The converted function, the same object for as long as ``function`` lives.
+
+    It is kept in ``function``'s own ``__dict__``: the pair is a reference cycle that the garbage
+    collector frees with the function, and ``autograph_lite.jit(f)(x)`` written inline, twice, finds
+    the same converted function and so ``jax.jit``'s cache. A ``functools.wraps`` wrapper copies
+    that ``__dict__``; an entry is only used by the function it was made for.
+    """
     with _lock:
-        per_options = _converted.setdefault(function, {})
-        reference = per_options.get(static_loops)
-        converted = reference() if reference is not None else None
-        if converted is None:
+        per_options = function.__dict__.get(_CONVERTED_ATTRIBUTE)
+        converted = per_options.get(static_loops) if per_options else None
+        if converted is None or converted.__wrapped__ is not function:
             compiled = compiled_code(function)
             converted = codegen.bind(compiled, function, operators(static_loops))
-            per_options[static_loops] = weakref.ref(converted)
+            converted.__dict__.pop(_CONVERTED_ATTRIBUTE, None)  # copied over by functools.update_wrapper
+            if per_options is None or any(c.__wrapped__ is not function for c in per_options.values()):
+                per_options = {}
+            per_options[static_loops] = converted
+            function.__dict__[_CONVERTED_ATTRIBUTE] = per_options
         return converted
 
 

@@ -57,5 +57,13 @@ class StagingTypeError(ConversionError, TypeError):
     """A staged branch or loop would change a variable's type, shape or structure, or leave it undefined."""
 
 
+class UnassignedReadError(UnboundLocalError):
+    """A read of a local variable that holds no value, as Python raises it, with the variable's name."""
+
+    def __init__(self, name: str):
+        super().__init__(f"cannot access local variable {name!r} where it is not associated with a value")
+        self.name = name
+
+
 class TracedPredicateError(ConversionError, TypeError):
     """A traced value was used where one Python truth value is needed and cannot be staged."""

@@ -19,7 +19,17 @@ from ..analysis import analyze, reads, writes
 from ..analysis.assigned_before_read import assigned_before_every_read
 from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
-from . import calls, conditionals, early_exits, item_updates, list_appends, logical_expressions, loops, validate
+from . import (
+    calls,
+    conditionals,
+    early_exits,
+    item_updates,
+    list_appends,
+    logical_expressions,
+    loops,
+    unbound_reads,
+    validate,
+)
 from .statements import drop_redundant_binds
 
 _SCOPES = (gast.FunctionDef, gast.Lambda)
@@ -48,6 +58,7 @@ def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names
         stop_tests[node] = logical_expressions.transform_expression(test, locate)
     if isinstance(function, gast.FunctionDef):
         info = analyze(function, {node: reads(test) for node, test in stop_tests.items()})
+        unbound_reads.transform(function, info, placeholders)
         conditionals.transform(function, info, placeholders, locate)
         loops.transform(function, info, placeholders, stop_tests, locate)
         drop_redundant_binds(function)

@@ -275,6 +275,9 @@ def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
 
 
 def _walk_scope(node: gast.AST):
+    """``node`` and what lies inside it in the same scope: a nested function's body is its own."""
+    if isinstance(node, _SCOPES):
+        return
     pending = [node]
     while pending:
         current = pending.pop()

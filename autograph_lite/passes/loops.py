@@ -73,6 +73,11 @@ class _Loops(StatementPass):
             test_name = self.unique("for_test", node)
             helpers.insert(0, templates.helper(test_name, carried, [], self.stop_tests[node], line))
             keywords.append(templates.keyword("stop_test", templates.name(test_name, line)))
+        assigned_first = [
+            n for n in carried if (n in info.unbound or n in info.maybe_unbound) and n not in info.live_into_body
+        ]
+        if assigned_first:
+            keywords.append(templates.keyword("assigned_first", templates.strings(assigned_first, line)))
         arguments = [node.iter, templates.name(body_name, line), templates.names(carried, line),
                      templates.strings(carried, line)]
         call = templates.runtime_call("for_stmt", arguments, line, keywords)

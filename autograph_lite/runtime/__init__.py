@@ -21,6 +21,7 @@ class Operators:
 
     Undefined = values.Undefined
     maybe_undefined = staticmethod(values.maybe_undefined)
+    ld = staticmethod(values.ld)
     if_stmt = staticmethod(conditionals.if_stmt)
     if_exp = staticmethod(conditionals.if_exp)
     and_ = staticmethod(logic.and_)
@@ -45,8 +46,9 @@ class Operators:
         names: tuple[str, ...],
         effect: str | None = None,
         stop_test: Callable | None = None,
+        assigned_first: tuple[str, ...] = (),
     ) -> tuple:
-        return loops.for_stmt(iterable, body, init, names, self.static_loops, effect, stop_test)
+        return loops.for_stmt(iterable, body, init, names, self.static_loops, effect, stop_test, assigned_first)
 
     def __repr__(self) -> str:
         return f"<autograph_lite operators static_loops={self.static_loops!r}>"

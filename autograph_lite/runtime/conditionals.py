@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..errors import ConversionError, StagingTypeError
+from ..errors import ConversionError, StagingTypeError, UnassignedReadError
 from ..generated_names import RETURN_VALUE
 from . import appends, report
 from .locations import location_of, stored_lines
@@ -72,33 +72,38 @@ def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], An
 def staged_cond(predicate, true_fn, false_fn, operands, names, construct, location=None) -> tuple:
     """``lax.cond`` over branches returning a tuple of carried values, with their Python leaves kept.
 
-    The first attempt traces the branches as they are. If ``lax.cond`` rejects their outputs, what
-    each branch returned tells whether an adjustment makes them agree: zeros for a return value that
-    one branch has not set yet (when no read can see them: ``Undefined.placeholder``), or a cast of a weakly typed scalar to the other branch's dtype. Then
-    it traces again; a difference that no adjustment removes is a ``StagingTypeError``.
+    The first attempt traces the branches as they are. If their outputs differ (whether or not
+    ``lax.cond`` noticed: two unset names, one per branch, can line up), what each branch returned
+    tells whether an adjustment makes them agree: zeros for a name that one branch has not set yet
+    (when no read can see them: ``Undefined.placeholder``), or a cast of a weakly typed scalar to the
+    other branch's dtype. Then it traces again; a difference that no adjustment removes is a
+    ``StagingTypeError``.
     """
     location = location or location_of(true_fn)
     adjustments = {"true": _Adjustment(), "false": _Adjustment()}
     while True:
         splits: dict[str, Split] = {}
-        branches = [_branch(key, fn, operands, names, adjustments[key], splits) for key, fn in
-                    (("true", true_fn), ("false", false_fn))]
+        branches = [_branch(key, fn, operands, names, adjustments[key], splits, construct, location)
+                    for key, fn in (("true", true_fn), ("false", false_fn))]
         try:
-            arrays = lax.cond(predicate, *branches)
+            arrays, failure = lax.cond(predicate, *branches), None
         except TypeError as error:
-            try:
-                improved = _adjust(splits, names, adjustments, construct, location, true_fn, false_fn)
-            except StagingTypeError as staging_error:
-                raise staging_error from error
-            if improved is None:
-                raise error
-            adjustments = improved
-            continue
-        _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
-        outputs = splits["true"].rebuild(arrays)
-        report.record(construct, location, "lax.cond", "the condition is traced", names, outputs,
-                      _adjustment_notes(adjustments, names, splits))
-        return outputs
+            arrays, failure = None, error
+        if failure is None and splits["true"].first_difference(splits["false"]) is None:
+            break
+        try:
+            improved = _adjust(splits, names, adjustments, construct, location, true_fn, false_fn)
+        except StagingTypeError as staging_error:
+            raise staging_error from failure
+        if improved is None:
+            if failure is not None:
+                raise failure
+            _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
+        adjustments = improved
+    outputs = splits["true"].rebuild(arrays)
+    report.record(construct, location, "lax.cond", "the condition is traced", names, outputs,
+                  _adjustment_notes(adjustments, names, splits))
+    return outputs
 
 
 def _adjustment_notes(adjustments: dict, names, splits) -> list[str]:
@@ -121,12 +126,21 @@ class _Adjustment:
     casts: tuple[Any, ...] | None = None  # per array leaf: the dtype to cast to, or None
 
 
-def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict):
+def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict, construct: str, location):
     def traced_branch():
         with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location_of(fn))):
             # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
             # the other branch or the caller.
-            values = list(fn(*jax.tree_util.tree_map(lambda leaf: leaf, operands)))
+            try:
+                values = list(fn(*jax.tree_util.tree_map(lambda leaf: leaf, operands)))
+            except UnassignedReadError as error:
+                raise StagingTypeError(
+                    f"'{error.name}' is read in the {key} branch of the {construct}, where it may be "
+                    "unassigned. With a traced condition both branches are traced, so the read happens "
+                    "even if Python would not take that branch.",
+                    location,
+                    f"Assign '{error.name}' before the {construct} on every path.",
+                ) from error
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
         split = Split.of(values, names)

@@ -73,12 +73,15 @@ def for_stmt(
     static_loops: str = "auto",
     effect: str | None = None,
     stop_test: Callable | None = None,
+    assigned_first: tuple[str, ...] = (),
 ) -> tuple:
     """Run ``for item in iterable: state = body(item, *state)``, stopping when ``stop_test`` is false.
 
     ``stop_test`` comes from a ``break`` or ``return`` in the body: it reads the flags they set.
     ``effect`` describes a Python side effect in the body: such a loop runs as Python when it can,
-    and is never staged.
+    and is never staged. ``assigned_first`` names carried variables that the body assigns before
+    reading them (the loop variable, for one): with a static trip count of at least one, they may
+    start a staged loop as zeros, since the first iteration overwrites them.
     """
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
@@ -108,6 +111,10 @@ def for_stmt(
         report.record("`for` loop", location, "Python loop", why_python)
         return _python_for(iterable, body, stop_test, state, names, location)
     refuse_effect(effect, "`for` loop marked stage(...)", "its body is traced once", location)
+    state = tuple(
+        Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in assigned_first else value
+        for name, value in zip(names, state)
+    )
     result = _staged_static(sequence, early_exit, body, stop_test, state, names, location)
     if early_exit and stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
@@ -271,6 +278,10 @@ def _trial(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, 
         raise
     except Exception as error:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
         return f"the body cannot run with a traced index or item ({type(error).__name__})"
+    for name, before, after in zip(split.array_names(), array_avals, closed.out_avals):
+        changes_dtype = before.dtype != after.dtype and not before.weak_type
+        if before.shape != after.shape or changes_dtype:
+            return f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration"
     n_items = len(jax.tree_util.tree_leaves(item_avals))
     carried = [is_traced(a) for a in split.arrays]
     const_traced = [is_traced(c) for c in closed.consts]
@@ -281,6 +292,10 @@ def _trial(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, 
         if updated == carried:
             return "" if any(outputs) else "it carries no value that depends on traced data"
         carried = updated
+
+
+def _short(aval: Any) -> str:
+    return f"{aval.dtype.name}{list(aval.shape)}"
 
 
 def _abstract(value: Any) -> jax.ShapeDtypeStruct:
@@ -464,6 +479,8 @@ def _python_value_error(name, before: Split, after: Split, index, location) -> S
 
 def _translated(error: TypeError, split: Split, record: dict, construct: str, location) -> Exception:
     """JAX's carry type error in the user's terms (with JAX's as the cause), or JAX's own."""
+    if isinstance(error, ConversionError):
+        return error  # ours already, raised inside the body: it names the right variable
     translated = _carry_error(split, record, construct, location)
     if translated is None:
         return error

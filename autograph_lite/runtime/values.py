@@ -6,13 +6,14 @@ This module owns the one test "is this a tracer?". Everything else asks it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from typing import Any, Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..errors import Location, TracedPredicateError
+from ..errors import Location, TracedPredicateError, UnassignedReadError
 
 _ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, bool, int, float, complex)
 
@@ -23,7 +24,9 @@ def is_traced(value: Any) -> bool:
 
 
 def any_traced(tree: Any) -> bool:
-    return any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(tree))
+    # An iterator (a generator expression given to sum or any) is a value, not a container to open.
+    leaves = jax.tree_util.tree_leaves(tree, is_leaf=lambda value: isinstance(value, Iterator))
+    return any(is_traced(leaf) for leaf in leaves)
 
 
 def is_array_leaf(value: Any) -> bool:
@@ -49,9 +52,7 @@ class Undefined:
         return f"Undefined({self.name!r})"
 
     def _fail(self, *_: Any, **__: Any):
-        raise UnboundLocalError(
-            f"cannot access local variable {self.name!r} where it is not associated with a value"
-        )
+        raise UnassignedReadError(self.name)
 
     __bool__ = __iter__ = __len__ = __call__ = __getitem__ = __index__ = __float__ = __int__ = _fail
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
@@ -63,6 +64,13 @@ class Undefined:
         if attribute.startswith("__"):
             raise AttributeError(attribute)
         self._fail()
+
+
+def ld(value: Any) -> Any:
+    """A read of a name that may hold the ``Undefined`` stand-in: raise as Python would, or pass it on."""
+    if isinstance(value, Undefined):
+        value._fail()
+    return value
 
 
 def maybe_undefined(scope: dict[str, Any], name: str, placeholder: bool = False) -> Any:
