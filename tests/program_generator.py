@@ -824,6 +824,8 @@ DOCUMENTED_LIMITATIONS = {
         r"'(?P<name>\w+)' is first assigned inside the staged loop")),
     "unassigned variable read in a staged branch": (UnboundLocalError, re.compile(
         r"cannot access local variable '(?P<name>\w+)' where it is not associated with a value")),
+    "maybe-unassigned variable read in a branch of a traced if or ternary": (autograph_lite.ConversionError, re.compile(
+        r"'(?P<name>\w+)' is read in the (true|false) branch of the .*, where it may be unassigned")),
 }
 
 

@@ -29,4 +29,4 @@ INPUTS = [
     (np.array([1.0, 2.0, -5.0], dtype=np.float32), ),
     (np.array([1.0, 2.0, 5.0], dtype=np.float32), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)

@@ -27,4 +27,4 @@ INPUTS = [
     (np.int32(2), ),
 ]
 MAYBE_UNDEFINED = ('i',)  # read where they may be unassigned
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)

@@ -29,4 +29,4 @@ INPUTS = [
     (np.array([1, 2, 3], dtype=np.int32), np.float32(-0.5), ),
 ]
 MAYBE_UNDEFINED = ('t',)  # read where they may be unassigned
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
