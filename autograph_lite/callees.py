@@ -32,22 +32,32 @@ _lock = threading.Lock()
 _converted_prefixes: set[str] = set()
 _skipped_prefixes: set[str] = set()
 _decisions: dict[types.CodeType, bool] = {}
+# Bumped by every change of the rules: conversions made under older rules are not reused.
+_version = 0
+
+
+def rules_version() -> int:
+    return _version
 
 
 def convert_modules(*module_names: str) -> None:
     """Always convert functions from these modules (and their submodules), wherever they are installed."""
+    global _version
     with _lock:
         _converted_prefixes.update(module_names)
         _skipped_prefixes.difference_update(module_names)
         _decisions.clear()
+        _version += 1
 
 
 def skip_modules(*module_names: str) -> None:
     """Never convert functions from these modules (and their submodules)."""
+    global _version
     with _lock:
         _skipped_prefixes.update(module_names)
         _converted_prefixes.difference_update(module_names)
         _decisions.clear()
+        _version += 1
 
 
 def is_library_module(module_name: str | None) -> bool:

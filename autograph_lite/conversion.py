@@ -23,7 +23,7 @@ from .runtime.iteration import open_builtin
 
 
 _lock = threading.RLock()
-_compiled: dict[types.CodeType, codegen.CompiledCode] = {}
+_compiled: dict[tuple[types.CodeType, int], codegen.CompiledCode] = {}
 _CONVERTED_ATTRIBUTE = "__autograph_lite_converted__"
 _operators: dict[str, Operators] = {}
 # Every code object that conversion produced: calls to these need no conversion.
@@ -64,15 +64,16 @@ def convert_function(function: types.FunctionType, static_loops: str) -> types.F
     that ``__dict__``; an entry is only used by the function it was made for.
     """
     with _lock:
+        key = (static_loops, callees.rules_version())
         per_options = function.__dict__.get(_CONVERTED_ATTRIBUTE)
-        converted = per_options.get(static_loops) if per_options else None
+        converted = per_options.get(key) if per_options else None
         if converted is None or converted.__wrapped__ is not function:
             compiled = compiled_code(function)
             converted = codegen.bind(compiled, function, operators(static_loops))
             converted.__dict__.pop(_CONVERTED_ATTRIBUTE, None)  # copied over by functools.update_wrapper
             if per_options is None or any(c.__wrapped__ is not function for c in per_options.values()):
                 per_options = {}
-            per_options[static_loops] = converted
+            per_options[key] = converted
             function.__dict__[_CONVERTED_ATTRIBUTE] = per_options
         return converted
 
@@ -80,12 +81,13 @@ def convert_function(function: types.FunctionType, static_loops: str) -> types.F
 def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
     """The rewritten and compiled code of ``function``, from the cache when its code was seen before."""
     with _lock:
-        compiled = _compiled.get(function.__code__)
+        key = (function.__code__, callees.rules_version())  # which calls stay as written depends on the rules
+        compiled = _compiled.get(key)
         if compiled is None:
             parsed = source.parse_function(function)
             rewritten = passes.rewrite(parsed, _calls_left_as_is(function))
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
-            _compiled[function.__code__] = compiled
+            _compiled[key] = compiled
             _converted_codes.update(codegen.all_code_objects(compiled.code))
         return compiled
 

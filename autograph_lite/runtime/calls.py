@@ -65,6 +65,10 @@ class Calls:
         depth = self._enter(function)
         try:
             return converted(*args, **kwargs)
+        except RecursionError as error:
+            if depth > 1:
+                raise  # unwind to the outermost call, where there is stack to report it
+            raise _recursion_error(function) from error
         finally:
             self._leave(function, depth)
 
@@ -72,18 +76,21 @@ class Calls:
         depths = self.active.__dict__.setdefault("depths", {})
         depth = depths.get(function.__code__, 0) + 1
         if depth > _RECURSION_LIMIT:
-            raise ConversionError(
-                f"{function.__qualname__!r} calls itself more than {_RECURSION_LIMIT} levels deep while "
-                "tracing: its recursion probably stops on a traced condition, and a staged branch traces "
-                "both sides, so tracing never ends",
-                hint="Write the recursion as a `while` loop over an explicit state, or make the condition "
-                "that stops it static (static_argnums).",
-            )
+            raise _recursion_error(function)
         depths[function.__code__] = depth
         return depth
 
     def _leave(self, function: types.FunctionType, depth: int) -> None:
         self.active.depths[function.__code__] = depth - 1
+
+
+def _recursion_error(function: types.FunctionType) -> ConversionError:
+    return ConversionError(
+        f"{function.__qualname__!r} calls itself without end while tracing: its recursion probably "
+        "stops on a traced condition, and a staged branch traces both sides, so tracing never ends",
+        hint="Write the recursion as a `while` loop over an explicit state, or make the condition that "
+        "stops it static (static_argnums).",
+    )
 
 
 def _run_unconverted(function: types.FunctionType, reason: ConversionError, args: tuple, kwargs: dict) -> Any:
