@@ -42,20 +42,19 @@ def rules_version() -> int:
 
 def convert_modules(*module_names: str) -> None:
     """Always convert functions from these modules (and their submodules), wherever they are installed."""
-    global _version
-    with _lock:
-        _converted_prefixes.update(module_names)
-        _skipped_prefixes.difference_update(module_names)
-        _decisions.clear()
-        _version += 1
+    _move(module_names, into=_converted_prefixes, out_of=_skipped_prefixes)
 
 
 def skip_modules(*module_names: str) -> None:
     """Never convert functions from these modules (and their submodules)."""
+    _move(module_names, into=_skipped_prefixes, out_of=_converted_prefixes)
+
+
+def _move(module_names: tuple[str, ...], into: set[str], out_of: set[str]) -> None:
     global _version
     with _lock:
-        _skipped_prefixes.update(module_names)
-        _converted_prefixes.difference_update(module_names)
+        into.update(module_names)
+        out_of.difference_update(module_names)
         _decisions.clear()
         _version += 1
 

@@ -215,15 +215,16 @@ def test_builtins_keep_their_python_behaviour_on_python_values():
 # --- item updates -------------------------------------------------------------------------------
 
 
-def item_updates(x, n):
-    a = jnp.zeros(6, F32)
+def item_updates(x, n, xp=jnp):
+    """Eagerly with NumPy (``xp=np``), which updates in place; converted with JAX arrays."""
+    a = xp.zeros(6, xp.float32)
     for i in range(n):
         a[i] = x * i
         a[i] += 1.0
         a[i] *= 2.0
     a[-1] = 9.0
     a[1:3] -= 1.0
-    grid = jnp.zeros((2, 3), jnp.int32)
+    grid = xp.zeros((2, 3), xp.int32)
     grid[1, 2] = 5
     grid[0, :] |= 3
     return a, grid
@@ -231,20 +232,7 @@ def item_updates(x, n):
 
 @pytest.mark.parametrize("n", [0, 3, 5])
 def test_item_updates_on_jax_arrays(n):
-    def eager(x, n):
-        a = np.zeros(6, np.float32)
-        for i in range(n):
-            a[i] = x * i
-            a[i] += 1.0
-            a[i] *= 2.0
-        a[-1] = 9.0
-        a[1:3] -= 1.0
-        grid = np.zeros((2, 3), np.int32)
-        grid[1, 2] = 5
-        grid[0, :] |= 3
-        return a, grid
-
-    expected = eager(2.0, n)
+    expected = item_updates(2.0, n, np)
     for result in (autograph_lite.convert(item_updates)(F32(2.0), n), autograph_lite.jit(item_updates)(F32(2.0), n)):
         np.testing.assert_allclose(result[0], expected[0])
         np.testing.assert_array_equal(result[1], expected[1])
@@ -315,19 +303,9 @@ def test_print_of_traced_values_prints_at_run_time(capfd):
 # --- transformations ----------------------------------------------------------------------------
 
 
-def idioms_for_gradients(x):
+def idioms_for_gradients(x, xp=jnp):
     total = 0.0
-    values = jnp.zeros(3, F32)
-    for i in range(3):
-        values[i] = same_module_helper(x * (i + 1))
-        total = total + max(values[i], 0.5)
-    return total
-
-
-def eager_idioms_for_gradients(x):
-    """idioms_for_gradients with a NumPy array, which eager Python can update in place."""
-    total = 0.0
-    values = np.zeros(3, np.float32)
+    values = xp.zeros(3, xp.float32)
     for i in range(3):
         values[i] = same_module_helper(x * (i + 1))
         total = total + max(values[i], 0.5)
@@ -338,8 +316,8 @@ def test_grad_jacfwd_and_vmap_of_converted_idioms():
     converted = autograph_lite.convert(idioms_for_gradients)
     x = F32(0.9)
     step = 1e-3
-    numeric = (eager_idioms_for_gradients(0.9 + step) - eager_idioms_for_gradients(0.9 - step)) / (2 * step)
+    numeric = (idioms_for_gradients(0.9 + step, np) - idioms_for_gradients(0.9 - step, np)) / (2 * step)
     assert float(jax.grad(converted)(x)) == pytest.approx(float(numeric), rel=1e-2)
     assert float(jax.jacfwd(converted)(x)) == pytest.approx(float(numeric), rel=1e-2)
     xs = jnp.asarray([0.2, 0.9, 2.0], F32)
-    np.testing.assert_allclose(jax.vmap(converted)(xs), [eager_idioms_for_gradients(float(v)) for v in xs], rtol=1e-5)
+    np.testing.assert_allclose(jax.vmap(converted)(xs), [idioms_for_gradients(float(v), np) for v in xs], rtol=1e-5)
