@@ -97,23 +97,29 @@ def _find_def(module: gast.Module) -> gast.AST | None:
 
 
 def _find_lambda(module: gast.Module, code: types.CodeType) -> gast.Lambda | None:
-    """Pick the lambda whose body starts where the code object's first instruction points.
-
-    Several lambdas may share a line; the code object's positions (line and column of its first
-    instruction with a position) single out the right one.
-    """
-    lambdas = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)]
-    on_line = [n for n in lambdas if n.lineno == code.co_firstlineno]
-    if len(on_line) == 1:
-        return on_line[0]
+    """Pick the lambda that compiled to ``code``: on its line, with its parameter names, and among
+    those (lambdas nest: ``lambda: f(lambda x: x)``) the innermost one whose body holds the
+    position of the code's first instruction."""
+    parameters = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    candidates = [
+        n for n in gast.walk(module)
+        if isinstance(n, gast.Lambda) and n.lineno == code.co_firstlineno and _parameter_names(n) == parameters
+    ]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
     for line, _, column, _ in code.co_positions():
         if line is None or column is None:
             continue
-        for node in on_line or lambdas:
-            body = node.body
-            if body.lineno == line and body.col_offset <= column <= _end_col(body, line):
-                return node
+        holding = [n for n in candidates
+                   if n.body.lineno == line and n.body.col_offset <= column <= _end_col(n.body, line)]
+        if holding:
+            return max(holding, key=lambda n: n.body.col_offset)
     return None
+
+
+def _parameter_names(node: gast.Lambda) -> tuple[str, ...]:
+    arguments = node.args
+    return tuple(a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs)
 
 
 def _end_col(node: gast.AST, line: int) -> int:

@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import TracedPredicateError
+from .locations import caller_location
 from .values import any_traced
 
 
@@ -29,7 +30,8 @@ def _min_max(python_builtin: Callable, combine: Callable, reduce: Callable) -> C
                 raise TracedPredicateError(
                     f"{python_builtin.__name__}() of a traced array of shape {values.shape} compares its "
                     "rows, which have no single truth value",
-                    hint=f"Use jnp.{reduce.__name__}(x, axis=...) for element-wise reductions.",
+                    caller_location(),
+                    f"Use jnp.{reduce.__name__}(x, axis=...) for element-wise reductions.",
                 )
             return reduce(values)
         result = args[0]
@@ -63,7 +65,8 @@ def _elements_as_truth(array: Any, name: str) -> Any:
     if array.ndim != 1:
         raise TracedPredicateError(
             f"{name}() of a traced array of shape {array.shape} takes the truth value of each row",
-            hint=f"Use jnp.{name}(x) or jnp.{name}(x, axis=...) instead.",
+            caller_location(),
+            f"Use jnp.{name}(x) or jnp.{name}(x, axis=...) instead.",
         )
     return array != 0
 
@@ -91,7 +94,8 @@ def _bool(value: Any = False) -> Any:
         raise TracedPredicateError(
             f"bool() of a traced array of shape {array.shape}: an array with more than one element has "
             "no single truth value",
-            hint="Reduce it first with `.any()` or `.all()`.",
+            caller_location(),
+            "Reduce it first with `.any()` or `.all()`.",
         )
     return array.reshape(()) != 0
 

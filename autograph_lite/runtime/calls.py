@@ -23,6 +23,7 @@ from .. import callees
 from ..errors import ConversionError
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
+from .locations import caller_location
 
 # Deeper than this, a converted function calling itself is taken to recurse on a traced condition.
 _RECURSION_LIMIT = 200
@@ -88,7 +89,8 @@ def _recursion_error(function: types.FunctionType) -> ConversionError:
     return ConversionError(
         f"{function.__qualname__!r} calls itself without end while tracing: its recursion probably "
         "stops on a traced condition, and a staged branch traces both sides, so tracing never ends",
-        hint="Write the recursion as a `while` loop over an explicit state, or make the condition that "
+        caller_location(),
+        "Write the recursion as a `while` loop over an explicit state, or make the condition that "
         "stops it static (static_argnums).",
     )
 

@@ -144,7 +144,7 @@ def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict, con
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
         split = Split.of(values, names)
-        splits[key] = split
+        splits[key] = split.abstract()
         if adjustment.casts is None:
             return split.arrays
         return [a if d is None else lax.convert_element_type(a, d) for a, d in zip(split.arrays, adjustment.casts)]

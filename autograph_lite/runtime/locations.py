@@ -7,6 +7,8 @@ the user's file name, so the helper's code object is the statement's location.
 from __future__ import annotations
 
 import dis
+import os
+import sys
 import types
 from typing import Callable
 
@@ -16,6 +18,21 @@ from ..errors import Location
 def location_of(helper: Callable) -> Location:
     code = helper.__code__
     return Location(code.co_filename, code.co_firstlineno)
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def caller_location() -> Location | None:
+    """Where the user's code called into autograph_lite: the innermost frame outside this package.
+
+    Converted code runs in frames with the user's file name and lines, so that frame is the user's
+    statement. Used only to locate errors raised by operators that are not given a helper.
+    """
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+    return None if frame is None else Location(frame.f_code.co_filename, frame.f_lineno)
 
 
 def stored_lines(helper: Callable, name: str) -> list[int]:

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import jax.numpy as jnp
 
 from ..errors import TracedPredicateError
-from .locations import location_of
+from .locations import caller_location, location_of
 from .values import is_traced
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -89,7 +89,7 @@ def _select(left: Any, right: Any, where: Callable | None, keep_left_when_true: 
             f"the left operand of `{'or' if keep_left_when_true else 'and'}` is traced and the right "
             f"one is an array of shape {right_array.shape}; the result would depend on a run-time "
             "value in its shape",
-            location_of(where) if where is not None else None,
+            location_of(where) if where is not None else caller_location(),
             "Reduce the operands to scalars, or use jnp.logical_and / jnp.logical_or / jnp.where "
             "for element-wise logic.",
         )
@@ -111,7 +111,7 @@ def _truth(value: Any, where: Callable | None) -> Any:
         raise TracedPredicateError(
             f"a traced array of shape {array.shape} is used as a truth value; an array with more than "
             "one element has no single truth value",
-            location_of(where) if where is not None else None,
+            location_of(where) if where is not None else caller_location(),
             "Reduce it first with `.any()` or `.all()`, or use jnp.logical_and / logical_or / "
             "logical_not for element-wise logic.",
         )

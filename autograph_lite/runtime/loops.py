@@ -413,7 +413,7 @@ def _forbid_appends(construct, location, function, *args):
 
 def _run_body(body, split: Split, arrays, names, record: dict, location) -> list:
     out = Split.of(body(*split.rebuild(arrays)), names)
-    record["out"] = out
+    record["out"] = out.abstract()
     _check_structure(split, out, names, location)
     return out.arrays
 
@@ -424,7 +424,7 @@ def _check_structure(split: Split, out: Split, names, location) -> None:
     if index is None:
         return
     before = split.rebuild(split.arrays)[index]
-    after = out.rebuild(out.arrays)[index]
+    after = out.rebuild(out.abstract().arrays)[index]
     if isinstance(before, Undefined) and before.placeholder and not isinstance(after, Undefined):
         raise _PlaceholderNeeded(index, after)
     raise _python_value_error(names[index], split, out, index, location)

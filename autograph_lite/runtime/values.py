@@ -15,7 +15,8 @@ import numpy as np
 
 from ..errors import Location, TracedPredicateError, UnassignedReadError
 
-_ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, bool, int, float, complex)
+# ShapeDtypeStruct: what a branch or loop body returned, kept abstract once its trace is over.
+_ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, bool, int, float, complex, jax.ShapeDtypeStruct)
 
 
 def is_traced(value: Any) -> bool:
@@ -99,6 +100,10 @@ def type_string(value: Any) -> str:
         return f"weakly typed {text}" if getattr(aval, "weak_type", False) else text
     if value is None:
         return "None"
+    if callable(value) and hasattr(value, "__name__"):
+        return f"the function {value.__name__}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
     return type(value).__name__
 
 
@@ -142,6 +147,16 @@ class Split:
                     name_slots.append(("py", leaf))
             slots.append(name_slots)
         return cls(tuple(names), treedefs, slots, arrays)
+
+    def abstract(self) -> "Split":
+        """This split with shapes and dtypes in place of its arrays.
+
+        Kept after a trace ends, for type checks and messages: holding the trace's own values would
+        keep its tracers alive (a leak, as jax.checking_leaks reports).
+        """
+        avals = [jax.typeof(a) for a in self.arrays]
+        structs = [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in avals]
+        return dataclasses.replace(self, arrays=structs)
 
     def rebuild(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
         """The carried values with ``arrays`` in place of the array leaves."""

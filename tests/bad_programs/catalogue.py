@@ -1,0 +1,249 @@
+"""Ill-formed or unsupported programs. Each is checked by tests/test_bad_program_catalogue.py: the
+line marked `# error:` is where the message must point, and the text after it must appear in it."""
+
+import jax.numpy as jnp
+
+import autograph_lite
+
+LOG = []
+COUNTER = 0
+
+
+def one_branch_variable(x):
+    if x > 0:  # error: 'y' is assigned only in the true branch
+        y = x * 2
+    return y
+
+
+def one_branch_in_elif(x):
+    if x > 1:
+        z = 1.0
+    elif x > 0:  # error: 'z' is assigned only in the false branch
+        pass
+    else:
+        z = 2.0
+    return z
+
+
+def dtype_change_in_branches(x):
+    if x > 0:  # error: 'y' is i32[] in the true branch
+        y = jnp.int32(1)
+    else:
+        y = x * 1.5
+    return y
+
+
+def shape_change_in_branches(x):
+    if x > 0:  # error: 'y' is f32[2] in the true branch
+        y = jnp.ones(2)
+    else:
+        y = jnp.ones(3)
+    return y
+
+
+def structure_change_in_branches(x):
+    if x > 0:  # error: 'y' is a tuple of
+        y = (x, x)
+    else:
+        y = (x, x, x)
+    return y
+
+
+def none_versus_array_in_branches(x):
+    y = None
+    if x > 0:  # error: 'y' is None in the true branch
+        pass
+    else:
+        y = x
+    return y
+
+
+def string_result_of_branches(x):
+    if x > 0:  # error: 'label' is the string 'positive' in the true branch
+        label = "positive"
+    else:
+        label = "negative"
+    return x, label
+
+
+def function_result_of_branches(x):
+    if x > 0:  # error: 'pick' is the function sin in the true branch
+        pick = jnp.sin
+    else:
+        pick = jnp.cos
+    return pick(x)
+
+
+def inconsistent_returns(x):
+    if x > 0:  # error: the function returns
+        return x
+    return None
+
+
+def tuple_versus_scalar_returns(x):
+    if x > 0:  # error: the function returns
+        return x, x
+    return x
+
+
+def dtype_change_in_loop(x, n):
+    acc = jnp.int32(0)
+    for i in range(n):  # error: 'acc' is i32[] before the `for` loop but f32[] after one iteration
+        acc = acc + x
+    return acc
+
+
+def growing_shape_in_while(x):
+    v = jnp.ones(1)
+    while v.sum() < x:  # error: 'v' is f32[1] before the `while` loop but f32[2] after one iteration
+        v = jnp.concatenate([v, v])
+    return v
+
+
+def none_turning_into_array_in_loop(x, n):
+    last = None
+    for i in range(n):  # error: 'last' is None before the staged loop
+        last = x * i
+    return last
+
+
+def first_assigned_in_traced_loop(x, n):
+    for i in range(n):  # error: 'y' is first assigned inside the staged loop
+        y = x * i
+    return y
+
+
+def append_in_traced_while(x, n):
+    ys = []
+    i = 0
+    while i < n:  # error: .append(...) inside a `while` loop
+        ys.append(x)
+        i = i + 1
+    return ys
+
+
+def append_in_traced_range(x, n):
+    ys = []
+    for i in range(n):  # error: .append(...) inside a `for` loop whose range has a traced bound
+        ys.append(x * i)
+    return ys
+
+
+def append_under_traced_if(xs):
+    ys = []
+    for x in xs:
+        if x > 0:  # error: .append(...) inside a branch of an `if` with a traced condition
+            ys.append(x)
+    return ys
+
+
+def generator_function(x):
+    yield x  # error: a generator (`yield`) cannot be converted
+
+
+def walrus_in_while(x):
+    while (y := x * 2) < 10:  # error: an assignment expression (`:=`) in the test of a `while` loop
+        x = y
+    return x
+
+
+def walrus_after_and(x):
+    return x > 0 and (y := x) > 1  # error: an assignment expression (`:=`) in an operand
+
+
+def del_in_branch(x):
+    y = x
+    if x > 0:
+        del y  # error: `del y` inside a branch or loop
+    return x
+
+
+def global_write_in_loop(x):
+    global COUNTER
+    for i in range(3):  # error: 'COUNTER' is declared global or nonlocal
+        COUNTER = COUNTER + 1
+    return x
+
+
+def nonlocal_write_in_branch(x):
+    total = 0
+
+    def inner(v):
+        nonlocal total
+        if v > 0:  # error: 'total' is declared global or nonlocal
+            total = 1
+        return v
+
+    return inner(x)
+
+
+def attribute_write_in_traced_if(state, x):
+    if x > 0:  # error: its body assigns to state.count
+        state.count = 1
+    return x
+
+
+def attribute_write_in_traced_while(state, x):
+    while x < 10:  # error: its body assigns to state.count
+        state.count = 1
+        x = x * 2
+    return x
+
+
+def effect_call_in_traced_if(x):
+    if x > 0:  # error: its body calls LOG.append(...) for its effect
+        LOG.append(1)
+    return x
+
+
+def vector_predicate_if(xs):
+    if xs > 0:  # error: an array with more than one element has no single truth value
+        xs = xs * 2
+    return xs
+
+
+def vector_predicate_while(xs):
+    while xs > 0:  # error: an array with more than one element has no single truth value
+        xs = xs - 1
+    return xs
+
+
+def vector_predicate_ternary(xs):
+    return xs * 2 if xs > 0 else xs  # error: an array with more than one element has no single truth value
+
+
+def vector_not(xs):
+    return not xs  # error: a traced array of shape (3,) is used as a truth value
+
+
+def vector_and(xs, flag):
+    return xs and flag  # error: a traced array of shape (3,) is used as a truth value
+
+
+def unroll_traced_range(x, n):
+    for i in autograph_lite.unroll(range(n)):  # error: marked unroll(...), but its range has a traced bound
+        x = x + i
+    return x
+
+
+def factorial(n):
+    if n <= 1:
+        return 1
+    return n * factorial(n - 1)  # error: 'factorial' calls itself without end while tracing
+
+
+def return_inside_try_in_loop(xs):
+    for x in xs:
+        try:  # error: `return` / `break` / `continue` inside a `try` statement
+            return x
+        finally:
+            pass
+    return 0.0
+
+
+def min_of_matrix(m):
+    return min(m)  # error: min() of a traced array of shape (2, 2)
+
+
+def bool_of_vector(xs):
+    return bool(xs)  # error: bool() of a traced array of shape (3,)
