@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import threading
 import traceback
 
@@ -480,6 +481,15 @@ def test_traceback_of_a_jax_error_in_a_traced_branch_shows_the_users_line():
     with pytest.raises(TypeError) as excinfo:
         autograph_lite.jit(raises_in_traced_branch)(F32(1.0))
     assert (__file__, line_of(raises_in_traced_branch, "jnp.ones(3) + jnp.ones(4)")) in _user_frames(excinfo.value)
+
+
+def test_traceback_under_jit_hides_autograph_lite_frames():
+    # JAX filters the frames of registered libraries from errors raised while tracing under jit.
+    package = os.path.dirname(autograph_lite.__file__) + os.sep
+    with pytest.raises(TypeError) as excinfo:
+        autograph_lite.jit(raises_in_traced_branch)(F32(1.0))
+    frames = _user_frames(excinfo.value)
+    assert frames and not [f for f, _ in frames if f.startswith(package)], frames
 
 
 def test_traceback_has_no_generated_temp_files():
