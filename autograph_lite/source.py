@@ -26,7 +26,6 @@ class ParsedFunction:
 
     node: gast.AST
     filename: str
-    source_lines: tuple[str, ...]
 
     def location(self, node: gast.AST) -> Location:
         return Location(self.filename, getattr(node, "lineno", 1))
@@ -61,7 +60,7 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
         ) from error
 
     _shift_lines(module, line_offset)
-    parsed = ParsedFunction(module, filename, tuple(lines))
+    parsed = ParsedFunction(module, filename)
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:
         raise SourceUnavailableError(
