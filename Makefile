@@ -4,7 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test fuzz venv clean
+BENCH_STAMP := $(VENV)/.bench-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DOCS_STAMP := $(VENV)/.docs-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: demo test fuzz bench bench-quick docs venv clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +19,16 @@ $(STAMP): $(PY) pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	rm -f $(VENV)/.bench-*
+	touch $(BENCH_STAMP)
+
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,docs]'
+	rm -f $(VENV)/.docs-*
+	touch $(DOCS_STAMP)
 
 ## Convert the quickstart examples, print their rewritten source and run them jitted.
 demo: venv
@@ -39,5 +52,17 @@ fuzz: venv
 		$(PY) -m pytest -m fuzz -p no:cacheprovider -s --hypothesis-seed=$(FUZZ_SEED) \
 		tests/test_generated_programs.py
 
+## Benchmark against hand-written lax and the AutoGraph engine (diastatic-malt); results go to
+## bench/results/ and the compile-time plot to docs/compile_curve.png. `make bench-quick`: fewer repeats.
+bench: $(BENCH_STAMP)
+	$(PY) -m bench
+
+bench-quick: $(BENCH_STAMP)
+	$(PY) -m bench --quick
+
+## Build the documentation site into site/, failing on any warning (broken link, missing page).
+docs: $(DOCS_STAMP)
+	$(PY) -m mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist site *.egg-info
