@@ -81,7 +81,7 @@ def convert_function(function: types.FunctionType, static_loops: str) -> types.F
 def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
     """The rewritten and compiled code of ``function``, from the cache when its code was seen before."""
     with _lock:
-        key = (function.__code__, callees.rules_version())  # which calls stay as written depends on the rules
+        key = _code_key(function)
         compiled = _compiled.get(key)
         if compiled is None:
             parsed = source.parse_function(function)
@@ -90,6 +90,17 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
             _compiled[key] = compiled
             _converted_codes.update(codegen.all_code_objects(compiled.code))
         return compiled
+
+
+def _code_key(function: types.FunctionType) -> tuple:
+    """What the compiled code depends on besides the code object itself.
+
+    Code objects compare equal by content alone, file name excluded: the same function copied into
+    two modules is one key. But the compiled code carries its file name (for tracebacks), and
+    which calls stay as written depends on what the module's names refer to, and on the rules.
+    """
+    code = function.__code__
+    return (code, code.co_filename, id(function.__globals__), callees.rules_version())
 
 
 def rewritten_source(function: types.FunctionType) -> str:

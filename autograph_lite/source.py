@@ -1,14 +1,15 @@
 """Find and parse the source of a function, keeping the user's line numbers.
 
-The source comes from ``inspect`` over ``linecache``, which also holds IPython cells. We read it from
-the function's *code object*, never from the function: ``inspect`` would follow ``__wrapped__`` and
-hand back the source of a different function than the one whose globals and closure we keep.
+The source comes from ``linecache``, which also holds IPython cells. We read it from the function's
+*code object*, never from the function: ``inspect`` would follow ``__wrapped__`` and hand back the
+source of a different function than the one whose globals and closure we keep.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import linecache
 import types
 
 import gast
@@ -35,31 +36,28 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
     """Return the parsed definition of ``fn``, with decorators removed."""
     code = fn.__code__
     filename = code.co_filename
-    try:
-        lines, first_line = inspect.getsourcelines(code)
-    except (OSError, TypeError) as error:
+    file_lines = _file_lines(fn)
+    first_line = code.co_firstlineno
+    if not 0 < first_line <= len(file_lines):
         raise SourceUnavailableError(
-            f"cannot read the source of {fn.__qualname__!r} (code from {filename!r}): {error}",
-            Location(filename, code.co_firstlineno),
+            f"cannot read the source of {fn.__qualname__!r} (code from {filename!r}): no such source lines",
+            Location(filename, first_line),
             "autograph_lite rewrites source text. Define the function in a .py file or a notebook "
             "cell, or mark it with autograph_lite.do_not_convert to run it unconverted.",
-        ) from error
-
-    text = "".join(lines)
-    line_offset = first_line - 1
-    if lines and lines[0][:1] in (" ", "\t"):
-        text = _INDENT_HEADER + text
-        line_offset -= 1
+        )
+    following = file_lines[first_line - 1:]
     try:
-        module = gast.parse(text)
-    except SyntaxError as error:
-        raise SourceUnavailableError(
-            f"the source found for {fn.__qualname__!r} does not parse: {error.msg}",
-            Location(filename, code.co_firstlineno),
-            "The file may have changed since it was imported; reload it.",
-        ) from error
+        module = _parse_indented(_indented_block(following), first_line)
+    except SyntaxError:
+        try:  # the quick cut fell inside a bracket or a string: let the tokenizer find the end
+            module = _parse_indented(inspect.getblock(following), first_line)
+        except SyntaxError as error:
+            raise SourceUnavailableError(
+                f"the source found for {fn.__qualname__!r} does not parse: {error.msg}",
+                Location(filename, first_line),
+                "The file may have changed since it was imported; reload it.",
+            ) from error
 
-    _shift_lines(module, line_offset)
     parsed = ParsedFunction(module, filename)
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:
@@ -77,6 +75,49 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
     if isinstance(node, gast.FunctionDef):
         node.decorator_list = []
     return dataclasses.replace(parsed, node=node)
+
+
+def _file_lines(fn: types.FunctionType) -> list[str]:
+    """The lines of the function's file as they are now (an edited file is read again)."""
+    filename = fn.__code__.co_filename
+    linecache.checkcache(filename)
+    return linecache.getlines(filename, fn.__globals__)
+
+
+def _indented_block(lines: list[str]) -> list[str]:
+    """The first line and the lines after it indented deeper (blank and comment lines included).
+
+    This is where a ``def`` ends, found without tokenizing. The cut is wrong only when a later
+    line of the function starts further left inside a bracket, a string or after a backslash; the
+    text then ends inside that construct and does not parse, and the caller falls back to
+    ``inspect.getblock``. A lambda's line may end inside a bracket opened before it; then too.
+    """
+    indent = _indentation(lines[0])
+    end = 1
+    for number in range(1, len(lines)):
+        stripped = lines[number].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if _indentation(lines[number]) <= indent:
+            break
+        end = number + 1
+    return lines[:end]
+
+
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _parse_indented(lines: list[str], first_line: int) -> gast.Module:
+    """Parse a block of lines taken from ``first_line`` of a file; nodes get the file's lines."""
+    text = "".join(lines)
+    line_offset = first_line - 1
+    if lines and lines[0][:1] in (" ", "\t"):
+        text = _INDENT_HEADER + text
+        line_offset -= 1
+    module = gast.parse(text)
+    _shift_lines(module, line_offset)
+    return module
 
 
 def _shift_lines(tree: gast.AST, offset: int) -> None:

@@ -11,11 +11,12 @@ import dataclasses
 
 import gast
 
+from .blocks import statements_within
 from .definitions import Bound, Definitions, surely_assigned
 from .liveness import Liveness
-from .names import reads, target_names, writes
+from .names import reads, target_names, unchanging_tree, writes
 
-__all__ = ["StatementInfo", "analyze", "reads", "surely_assigned", "target_names", "writes"]
+__all__ = ["StatementInfo", "analyze", "declared_outer", "reads", "surely_assigned", "target_names", "writes"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,12 +41,16 @@ def analyze(
     ``loop_test_reads`` names what a ``for`` loop's stop test (from ``break`` / ``return``) reads:
     like a ``while`` test, it runs again after every iteration.
     """
-    loop_test_reads = loop_test_reads or {}
+    with unchanging_tree():
+        return _analyze(function, loop_test_reads or {})
+
+
+def _analyze(function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str]]) -> dict[gast.AST, StatementInfo]:
     liveness = Liveness(loop_test_reads)
     liveness.analyze_function(function)
     definitions = Definitions()
     definitions.analyze_function(function, _parameters(function.args))
-    outer_scope = _declared_outer(function)
+    outer_scope = declared_outer(function.body)
 
     table: dict[gast.AST, StatementInfo] = {}
     for node, live_after in liveness.live_after.items():
@@ -80,14 +85,10 @@ def _parameters(args: gast.arguments) -> set[str]:
     return names
 
 
-def _declared_outer(function: gast.FunctionDef) -> set[str]:
-    """Names the function declares ``global`` or ``nonlocal``: they are not its locals."""
+def declared_outer(body: list[gast.AST]) -> set[str]:
+    """Names a function body declares ``global`` or ``nonlocal``: they are not its locals."""
     declared: set[str] = set()
-    pending = list(function.body)
-    while pending:
-        node = pending.pop()
+    for node in statements_within(body):
         if isinstance(node, (gast.Global, gast.Nonlocal)):
             declared.update(node.names)
-        elif not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
-            pending.extend(gast.iter_child_nodes(node))
     return declared

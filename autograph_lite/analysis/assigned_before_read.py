@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gast
 
-from .names import reads, target_names, writes
+from .names import reads, target_names, unchanging_tree, writes
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _LEFT = None  # the state after a statement that never completes normally
@@ -22,8 +22,9 @@ def assigned_before_every_read(function: gast.FunctionDef) -> frozenset[str]:
     checker = _Checker()
     parameters = {a.id for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
     parameters |= {a.id for a in (function.args.vararg, function.args.kwarg) if a is not None}
-    checker.block(function.body, frozenset(parameters))
-    return frozenset(writes(function.body) - checker.unsafe)
+    with unchanging_tree():
+        checker.block(function.body, frozenset(parameters))
+        return frozenset(writes(function.body) - checker.unsafe)
 
 
 class _Checker:

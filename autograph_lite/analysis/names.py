@@ -6,10 +6,32 @@ theirs. Their reads of outer names are counted, because calling them reads those
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import gast
 
 _NESTED_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+_memo = threading.local()
+
+
+@contextlib.contextmanager
+def unchanging_tree():
+    """Remember what each statement reads and writes while no pass changes the tree.
+
+    The analyses ask about the same nested statements again and again (every enclosing loop asks
+    for its whole body); within this block each statement is walked once. Per thread, because
+    conversions may run in several threads.
+    """
+    previous = getattr(_memo, "tables", None)
+    _memo.tables = ({}, {})
+    try:
+        yield
+    finally:
+        _memo.tables = previous
 
 
 def reads(node: gast.AST | list | None) -> set[str]:
@@ -31,6 +53,20 @@ def writes(node: gast.AST | list | None) -> set[str]:
     return found
 
 
+def _remembered(node: gast.stmt, table_index: int, collect) -> set[str] | None:
+    """What ``collect`` finds in ``node``, from the memo when one is active (else ``None``)."""
+    tables = getattr(_memo, "tables", None)
+    if tables is None:
+        return None
+    table = tables[table_index]
+    entry = table.get(id(node))
+    if entry is None:
+        found: set[str] = set()
+        collect(node, found, remember=False)
+        entry = table[id(node)] = (node, found)  # the node is kept so that its id is not reused
+    return entry[1]
+
+
 def target_names(target: gast.AST) -> set[str]:
     """Names bound by an assignment target such as ``a``, ``(a, b)`` or ``[a, *rest]``."""
     found: set[str] = set()
@@ -44,7 +80,12 @@ def _as_list(node):
     return node if isinstance(node, list) else [node]
 
 
-def _collect_reads(node: gast.AST, found: set[str]) -> None:
+def _collect_reads(node: gast.AST, found: set[str], remember: bool = True) -> None:
+    if remember and isinstance(node, gast.stmt):
+        known = _remembered(node, 0, _collect_reads)
+        if known is not None:
+            found |= known
+            return
     if isinstance(node, gast.Name):
         if isinstance(node.ctx, (gast.Load, gast.Del)):
             found.add(node.id)
@@ -103,7 +144,12 @@ def _argument_names(args: gast.arguments) -> set[str]:
     return names
 
 
-def _collect_writes(node: gast.AST, found: set[str]) -> None:
+def _collect_writes(node: gast.AST, found: set[str], remember: bool = True) -> None:
+    if remember and isinstance(node, gast.stmt):
+        known = _remembered(node, 1, _collect_writes)
+        if known is not None:
+            found |= known
+            return
     if isinstance(node, gast.Name):
         if isinstance(node.ctx, (gast.Store, gast.Del)):
             found.add(node.id)

@@ -24,6 +24,7 @@ from typing import Callable
 
 import gast
 
+from ..analysis import blocks
 from ..errors import Location, UnsupportedSyntaxError
 from ..generated_names import RETURN_VALUE, RETURNED
 from . import templates
@@ -221,9 +222,7 @@ def _return_statement(body: list[gast.stmt]) -> gast.stmt:
 
 
 def _needs_rewrite(body: list[gast.stmt]) -> bool:
-    return _has_nested_return(body) or any(
-        isinstance(n, (gast.Break, gast.Continue)) for s in body for n in _walk_scope(s)
-    )
+    return _has_nested_return(body) or blocks.contains(body, (gast.Break, gast.Continue))
 
 
 def _has_nested_return(body: list[gast.stmt]) -> bool:
@@ -232,9 +231,7 @@ def _has_nested_return(body: list[gast.stmt]) -> bool:
 
 
 def _any_loop_exit(body: list[gast.stmt]) -> bool:
-    return any(
-        isinstance(n, _LOOPS) and _contains(n, gast.Return) for s in body for n in _walk_scope(s)
-    )
+    return any(isinstance(n, _LOOPS) and _contains(n, gast.Return) for n in blocks.statements_within(body))
 
 
 def _always_returns(statements: list[gast.stmt]) -> bool:
@@ -256,7 +253,7 @@ def _always_exits(statements: list[gast.stmt]) -> bool:
 
 
 def _contains(node: gast.AST, kind: type) -> bool:
-    return any(isinstance(n, kind) for n in _walk_scope(node))
+    return not isinstance(node, _SCOPES) and blocks.contains([node], kind)
 
 
 def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
@@ -268,21 +265,9 @@ def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
             return True
         if isinstance(node, _LOOPS):
             pending.extend(node.orelse)  # a loop's own body consumes its break / continue
-            continue
-        if not isinstance(node, _SCOPES):
-            pending.extend(gast.iter_child_nodes(node))
+        elif not isinstance(node, _SCOPES):
+            pending.extend(blocks.child_statements(node))
     return False
-
-
-def _walk_scope(node: gast.AST):
-    """``node`` and what lies inside it in the same scope: a nested function's body is its own."""
-    if isinstance(node, _SCOPES):
-        return
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending.extend(c for c in gast.iter_child_nodes(current) if not isinstance(c, _SCOPES))
 
 
 def _last_line(statements: list[gast.stmt]) -> int:

@@ -6,40 +6,24 @@ from typing import Callable
 
 import gast
 
-from ..analysis import writes
+from ..analysis import declared_outer, writes
+from ..analysis.names import unchanging_tree
 from ..errors import Location, UnsupportedSyntaxError
 
 _CONTROL_FLOW = (gast.If, gast.While, gast.For)
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gast.AST:
     """Raise ``UnsupportedSyntaxError`` for the first unsupported construct in ``function``."""
-    checker = _Checker(locate, _declared_outer(function))
-    for statement in _own_body(function):
-        checker.visit(statement)
+    checker = _Checker(locate, declared_outer(_own_body(function)))
+    with unchanging_tree():
+        for statement in _own_body(function):
+            checker.visit(statement)
     return function
 
 
 def _own_body(function: gast.AST) -> list:
     return function.body if isinstance(function.body, list) else [function.body]
-
-
-def _declared_outer(function: gast.AST) -> set[str]:
-    names: set[str] = set()
-    for node in _walk_scope(_own_body(function)):
-        if isinstance(node, (gast.Global, gast.Nonlocal)):
-            names.update(node.names)
-    return names
-
-
-def _walk_scope(nodes: list):
-    pending = list(nodes)
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, _SCOPES):
-            pending.extend(gast.iter_child_nodes(node))
 
 
 class _Checker(gast.NodeVisitor):

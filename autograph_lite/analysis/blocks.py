@@ -1,0 +1,40 @@
+"""Walking the statements of one scope without visiting its expressions.
+
+``return``, ``break``, ``continue``, ``global`` and loops are statements, and statements live only in
+the blocks of compound statements. Searching for them through the block fields alone skips every
+expression node, which is most of a tree.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import gast
+
+SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+# Blocks of compound statements; `handlers` holds except clauses and `cases` match cases, whose
+# own statements are in their `body`.
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
+    """``statements`` and every statement nested in their blocks, not entering nested scopes."""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            pending.extend(child_statements(node))
+
+
+def child_statements(node: gast.AST) -> Iterator[gast.AST]:
+    """The statements directly in ``node``'s blocks (a nested scope's body included)."""
+    for field in _BLOCK_FIELDS:
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield from block
+
+
+def contains(statements: Iterable[gast.AST], kind: type | tuple[type, ...]) -> bool:
+    """Whether a statement of ``kind`` is among ``statements`` or nested in them, in this scope."""
+    return any(isinstance(node, kind) for node in statements_within(statements))
