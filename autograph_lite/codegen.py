@@ -67,16 +67,22 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     )
     module = ast.Module(body=[factory], type_ignores=[])
     first_line = getattr(rewritten, "lineno", 1)
-    for node in (factory, *body[1:]):
-        node.lineno = node.end_lineno = first_line
-        node.col_offset = node.end_col_offset = 0
-    ast.fix_missing_locations(module)
+    scaffolding = [factory, *ast.walk(factory.args), *(ast.walk(body[1]) if len(body) > 1 else body)]
+    for node in scaffolding:
+        _place(node, first_line)
     flags = original.__code__.co_flags & _FUTURE_FLAGS
     module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
     factory_code = _only_code(module_code, _FACTORY)
     inner = _only_code(factory_code, _CONVERTED if isinstance(function, ast.FunctionDef) else "<lambda>")
     inner = inner.replace(co_name=original.__code__.co_name, co_qualname=original.__code__.co_qualname)
     return CompiledCode(inner)
+
+
+def _place(node: ast.AST, line: int) -> None:
+    """Position a node of the factory scaffolding; the rewritten function's nodes all have theirs."""
+    if "lineno" in node._attributes:
+        node.lineno = node.end_lineno = line
+        node.col_offset = node.end_col_offset = 0
 
 
 def bind(compiled: CompiledCode, original: types.FunctionType, operators: object) -> types.FunctionType:

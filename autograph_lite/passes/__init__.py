@@ -42,7 +42,8 @@ def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]]
 
 
 def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str]) -> None:
-    local_names = enclosing_names | _names_bound_in(function)
+    own_names = _names_bound_in(function)  # the generated names that later passes add are never item targets
+    local_names = enclosing_names | own_names
     for nested in _nested_scopes(function):
         _rewrite_nested(nested, locate, leave_call_as_is, local_names)
     validate.transform(function, locate)
@@ -50,7 +51,7 @@ def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names
     if isinstance(function, gast.FunctionDef):
         placeholders |= assigned_before_every_read(function)
     stop_tests = early_exits.transform(function, locate)
-    item_updates.transform(function, _names_bound_in(function))
+    item_updates.transform(function, own_names)
     list_appends.transform(function)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)

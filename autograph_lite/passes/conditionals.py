@@ -31,8 +31,8 @@ class _Conditionals(StatementPass):
         true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
         line = node.lineno
         helpers = [
-            templates.helper(true_name, inputs, node.body or [gast.Pass()], templates.names(carried, line), line),
-            templates.helper(false_name, inputs, node.orelse or [gast.Pass()], templates.names(carried, line), line),
+            templates.helper(true_name, inputs, node.body or [templates.pass_statement(line)], templates.names(carried, line), line),
+            templates.helper(false_name, inputs, node.orelse or [templates.pass_statement(line)], templates.names(carried, line), line),
         ]
         effect = first_effect(node.body + node.orelse)
         arguments = [node.test, templates.name(true_name, line), templates.name(false_name, line),

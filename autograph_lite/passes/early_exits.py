@@ -151,7 +151,7 @@ class _Flags:
         if isinstance(node, gast.Continue):
             return templates.statements(f"{loop.continue_flag} = True", node.lineno)
         if isinstance(node, gast.If):
-            node.body = self.block(node.body, loop) or [gast.Pass()]
+            node.body = self.block(node.body, loop) or [templates.pass_statement(node.lineno)]
             node.orelse = self.block(node.orelse, loop)
             return [node]
         if isinstance(node, _LOOPS):
@@ -205,7 +205,7 @@ class _Flags:
 
 def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
     guard = templates.statements(f"if not ({' or '.join(sorted(flags))}):\n    pass", line)[0]
-    guard.body = body or [gast.Pass()]
+    guard.body = body or [templates.pass_statement(line)]
     return guard
 
 
@@ -213,7 +213,7 @@ def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
 
 
 def _store_return_value(node: gast.Return) -> list[gast.stmt]:
-    value = node.value or gast.Constant(value=None, kind=None)
+    value = node.value or templates.constant(None, node.lineno)
     return templates.statements(f"{RETURN_VALUE} = __value__", node.lineno, __value__=value)
 
 

@@ -83,8 +83,9 @@ def _index_expression(index: gast.expr) -> gast.expr:
     """A subscript's index as an ordinary expression: slices ``a:b`` become ``slice(a, b)``."""
     if isinstance(index, gast.Slice):
         parts = [index.lower, index.upper, index.step]
-        call = templates.expression("slice(None, None, None)", getattr(index, "lineno", 1) or 1)
-        call.args = [p if p is not None else gast.Constant(value=None, kind=None) for p in parts]
+        line = getattr(index, "lineno", 1) or 1
+        call = templates.expression("slice(None, None, None)", line)
+        call.args = [p if p is not None else templates.constant(None, line) for p in parts]
         return call
     if isinstance(index, gast.Tuple):
         index.elts = [_index_expression(e) for e in index.elts]

@@ -68,7 +68,7 @@ class _LogicalExpressions(gast.NodeTransformer):
             return node
         arguments = [node.left]
         for operator, operand in zip(node.ops, node.comparators):
-            arguments.append(gast.Constant(value=_COMPARE_SYMBOLS[type(operator)], kind=None))
+            arguments.append(templates.constant(_COMPARE_SYMBOLS[type(operator)], node.lineno))
             arguments.append(self._lazy(operand))
         return self._call("compare", node, arguments)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gast
 
 from ..analysis import StatementInfo
+from ..analysis.blocks import child_statements, statements_within
 from ..errors import UnsupportedSyntaxError
 from . import templates
 
@@ -37,6 +38,16 @@ class StatementPass(gast.NodeTransformer):
             result.extend(new if isinstance(new, list) else [new])
         return result
 
+    def generic_visit(self, node: gast.AST) -> gast.AST:
+        """Only statements are rewritten: enter a compound statement's blocks, never an expression."""
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, self._visit_block(block))
+        for clause in getattr(node, "handlers", []) + getattr(node, "cases", []):
+            clause.body = self._visit_block(clause.body)
+        return node
+
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.AST:
         if node.name.startswith(templates.PREFIX):
             node.body = self._visit_block(node.body)
@@ -51,9 +62,7 @@ class StatementPass(gast.NodeTransformer):
         """A ``return`` / ``break`` / ``continue`` must never reach a helper: there it would leave the
         helper instead of the user's function or loop. The early-exit pass removes them all; one that
         is left is a construct that pass does not handle, and it is reported here, never run."""
-        pending = list(statements)
-        while pending:
-            node = pending.pop()
+        for node in statements_within(statements):
             if isinstance(node, (gast.Return, gast.Break, gast.Continue)):
                 raise UnsupportedSyntaxError(
                     f"this `{type(node).__name__.lower()}` sits where it cannot be converted",
@@ -61,8 +70,6 @@ class StatementPass(gast.NodeTransformer):
                     "Restructure the code so that the exit is directly inside `if` / `for` / `while` "
                     "statements (not inside `with` or `try`).",
                 )
-            if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-                pending.extend(gast.iter_child_nodes(node))
 
     def unique(self, what: str, node: gast.AST) -> str:
         name = templates.helper_name(what, node)
@@ -91,10 +98,13 @@ def drop_redundant_binds(function: gast.AST) -> gast.AST:
     The binding analysis runs on the user's function, before loop bodies become helpers; inside a
     helper, a carried name is a parameter and always bound.
     """
-    for node in gast.walk(function):
+    pending = list(child_statements(function))
+    while pending:
+        node = pending.pop()
         if isinstance(node, gast.FunctionDef) and node.name.startswith(templates.PREFIX):
             parameters = {a.id for a in node.args.args}
             node.body = [s for s in node.body if not _binds_maybe_undefined(s, parameters)]
+        pending.extend(child_statements(node))  # helpers are statements, nested in blocks and helpers
     return function
 
 

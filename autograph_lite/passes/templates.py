@@ -4,7 +4,8 @@ Templates are parsed with gast, so they read like the code they make; the builde
 nodes that every statement needs (helper functions, runtime calls, lazy lambdas) without parsing,
 because parsing a template costs more than all the rest of a statement's rewrite. Every generated
 node gets the line of the user statement it stands for (scaffolding points at the statement's
-header); user subtrees are put in afterwards and keep their own lines.
+header); user subtrees are put in afterwards and keep their own lines. Every node made here has a
+complete position, so the compiler needs no ``fix_missing_locations`` walk over the whole tree.
 """
 
 from __future__ import annotations
@@ -66,7 +67,11 @@ def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords:
 
 
 def keyword(argument: str, value: gast.expr) -> gast.keyword:
-    return gast.keyword(arg=argument, value=value)
+    return _at(gast.keyword(arg=argument, value=value), value.lineno)
+
+
+def pass_statement(line: int) -> gast.Pass:
+    return _at(gast.Pass(), line)
 
 
 def helper(function_name: str, parameters: Iterable[str], body: list[gast.stmt], result: gast.expr, line: int) -> gast.FunctionDef:
