@@ -27,6 +27,8 @@ class ParsedFunction:
 
     node: gast.AST
     filename: str
+    # From the code object's flags: whether the function's own scope holds a `yield`.
+    is_generator: bool = False
 
     def location(self, node: gast.AST) -> Location:
         return Location(self.filename, getattr(node, "lineno", 1))
@@ -58,7 +60,7 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
                 "The file may have changed since it was imported; reload it.",
             ) from error
 
-    parsed = ParsedFunction(module, filename)
+    parsed = ParsedFunction(module, filename, bool(code.co_flags & inspect.CO_GENERATOR))
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:
         raise SourceUnavailableError(

@@ -24,10 +24,10 @@ def unchanging_tree():
 
     The analyses ask about the same nested statements again and again (every enclosing loop asks
     for its whole body); within this block each statement is walked once. Per thread, because
-    conversions may run in several threads.
+    conversions may run in several threads; a block inside another shares its memo.
     """
     previous = getattr(_memo, "tables", None)
-    _memo.tables = ({}, {})
+    _memo.tables = previous or ({}, {})  # nested: the same window
     try:
         yield
     finally:

@@ -17,6 +17,7 @@ import gast
 
 from ..analysis import analyze, reads, writes
 from ..analysis.assigned_before_read import assigned_before_every_read
+from ..analysis.names import unchanging_tree
 from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
 from . import (
@@ -37,19 +38,22 @@ _SCOPES = (gast.FunctionDef, gast.Lambda)
 
 def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]], bool]) -> gast.AST:
     """Rewrite the parsed function (and the functions nested in it) in place; return its node."""
-    _rewrite_scope(parsed.node, parsed.location, leave_call_as_is, frozenset())
+    _rewrite_scope(parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator)
     return parsed.node
 
 
-def _rewrite_scope(function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str]) -> None:
+def _rewrite_scope(
+    function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str], is_generator: bool = False
+) -> None:
     own_names = _names_bound_in(function)  # the generated names that later passes add are never item targets
     local_names = enclosing_names | own_names
     for nested in _nested_scopes(function):
         _rewrite_nested(nested, locate, leave_call_as_is, local_names)
-    validate.transform(function, locate)
     placeholders = frozenset({RETURN_VALUE})
-    if isinstance(function, gast.FunctionDef):
-        placeholders |= assigned_before_every_read(function)
+    with unchanging_tree():  # until the early-exit pass, nothing changes this scope
+        validate.transform(function, locate, is_generator)
+        if isinstance(function, gast.FunctionDef):
+            placeholders |= assigned_before_every_read(function)
     stop_tests = early_exits.transform(function, locate)
     item_updates.transform(function, own_names)
     list_appends.transform(function)

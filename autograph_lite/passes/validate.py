@@ -7,15 +7,21 @@ from typing import Callable
 import gast
 
 from ..analysis import declared_outer, writes
+from ..analysis.blocks import child_statements
 from ..analysis.names import unchanging_tree
 from ..errors import Location, UnsupportedSyntaxError
 
 _CONTROL_FLOW = (gast.If, gast.While, gast.For)
 
 
-def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gast.AST:
-    """Raise ``UnsupportedSyntaxError`` for the first unsupported construct in ``function``."""
-    checker = _Checker(locate, declared_outer(_own_body(function)))
+def transform(function: gast.AST, locate: Callable[[gast.AST], Location], is_generator: bool) -> gast.AST:
+    """Raise ``UnsupportedSyntaxError`` for the first unsupported construct in ``function``.
+
+    Expressions are searched only in a generator, for its ``yield``: elsewhere they can hold nothing
+    this pass rejects (``await`` and ``async`` forms outside ``async def`` do not even compile), and
+    the ``while`` tests that may hold a walrus are checked directly.
+    """
+    checker = _Checker(locate, declared_outer(_own_body(function)), is_generator)
     with unchanging_tree():
         for statement in _own_body(function):
             checker.visit(statement)
@@ -27,10 +33,18 @@ def _own_body(function: gast.AST) -> list:
 
 
 class _Checker(gast.NodeVisitor):
-    def __init__(self, locate: Callable[[gast.AST], Location], outer_names: set[str]):
+    def __init__(self, locate: Callable[[gast.AST], Location], outer_names: set[str], search_expressions: bool):
         self.locate = locate
         self.outer_names = outer_names
+        self.search_expressions = search_expressions
         self.control_depth = 0
+
+    def generic_visit(self, node: gast.AST) -> None:
+        if self.search_expressions:
+            super().generic_visit(node)
+        else:
+            for statement in child_statements(node):
+                self.visit(statement)
 
     def fail(self, node: gast.AST, message: str, hint: str) -> None:
         raise UnsupportedSyntaxError(message, self.locate(node), hint)
