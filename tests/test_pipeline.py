@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
 import os
 import threading
 import traceback
@@ -414,6 +415,35 @@ def test_jit_twice_shares_jax_compilation_cache():
     autograph_lite.jit(traced_once)(F32(1.0))
     autograph_lite.jit(traced_once)(F32(-1.0))
     assert len(TRACES) == 1
+
+
+def test_a_jitted_call_after_the_first_runs_no_autograph_lite_code(monkeypatch):
+    # The cache-hit path must be jax.jit's own: the object is jax.jit's, and once traced, calling
+    # it again reaches neither the converter nor the converted Python function.
+    jitted = autograph_lite.jit(traced_once)
+    assert type(jitted) is type(jax.jit(traced_once))
+    TRACES.clear()
+    assert float(jitted(F32(2.0))) == 2.0
+    monkeypatch.setattr(autograph_lite.conversion, "convert_function", None)
+    monkeypatch.setattr(autograph_lite.source, "parse_function", None)
+    for value in (3.0, -4.0, 5.0):
+        assert float(jitted(F32(value))) == abs(value)
+    assert len(TRACES) == 1
+
+
+def test_identical_functions_in_two_files_keep_their_own_file(tmp_path):
+    # Code objects compare equal by content, file name aside: the cache must still tell them apart,
+    # so that each converted function reports its own file in tracebacks.
+    text = "def twin(x):\n    if x > 0:\n        return x\n    return -x\n"
+    converted = []
+    for name in ("first_twin", "second_twin"):
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        converted.append(autograph_lite.convert(module.twin))
+    assert [c.__code__.co_filename for c in converted] == [str(tmp_path / "first_twin.py"), str(tmp_path / "second_twin.py")]
 
 
 def converted_from_threads(x):
