@@ -14,6 +14,7 @@ from __future__ import annotations
 import gast
 
 from . import templates
+from .statements import BlockTransformer
 
 _AUGMENTED = {
     gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=", gast.FloorDiv: "//=", gast.Mod: "%=",
@@ -31,7 +32,7 @@ def transform(function: gast.AST, local_names: frozenset[str]) -> gast.AST:
     return function
 
 
-class _ItemUpdates(gast.NodeTransformer):
+class _ItemUpdates(BlockTransformer):
     def __init__(self, local_names: frozenset[str]) -> None:
         self.local_names = local_names
         self.depth = 0

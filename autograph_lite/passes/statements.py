@@ -12,7 +12,28 @@ from ..errors import UnsupportedSyntaxError
 from . import templates
 
 
-class StatementPass(gast.NodeTransformer):
+class BlockTransformer(gast.NodeTransformer):
+    """A transformer of statements only: it enters a compound statement's blocks, never an
+    expression, which is most of a tree. A ``visit_X`` may return a list of statements."""
+
+    def generic_visit(self, node: gast.AST) -> gast.AST:
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, self._visit_block(block))
+        for clause in getattr(node, "handlers", []) + getattr(node, "cases", []):
+            clause.body = self._visit_block(clause.body)
+        return node
+
+    def _visit_block(self, statements: list[gast.stmt]) -> list[gast.stmt]:
+        result: list[gast.stmt] = []
+        for statement in statements:
+            new = self.visit(statement)
+            result.extend(new if isinstance(new, list) else [new])
+        return result
+
+
+class StatementPass(BlockTransformer):
     """Rewrites statements post-order (inner statements first) inside one function's own scope.
 
     Generated helpers (named ``_ag_...``) are entered, since they hold the user's statements; the
@@ -30,23 +51,6 @@ class StatementPass(gast.NodeTransformer):
         if isinstance(function, gast.FunctionDef):
             function.body = self._visit_block(function.body)
         return function
-
-    def _visit_block(self, statements: list[gast.stmt]) -> list[gast.stmt]:
-        result: list[gast.stmt] = []
-        for statement in statements:
-            new = self.visit(statement)
-            result.extend(new if isinstance(new, list) else [new])
-        return result
-
-    def generic_visit(self, node: gast.AST) -> gast.AST:
-        """Only statements are rewritten: enter a compound statement's blocks, never an expression."""
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                setattr(node, field, self._visit_block(block))
-        for clause in getattr(node, "handlers", []) + getattr(node, "cases", []):
-            clause.body = self._visit_block(clause.body)
-        return node
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.AST:
         if node.name.startswith(templates.PREFIX):
