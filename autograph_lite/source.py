@@ -29,6 +29,8 @@ class ParsedFunction:
     filename: str
     # From the code object's flags: whether the function's own scope holds a `yield`.
     is_generator: bool = False
+    # Whether the source text has `:=` anywhere (in a string, maybe): without it, no walrus.
+    may_have_walrus: bool = True
 
     def location(self, node: gast.AST) -> Location:
         return Location(self.filename, getattr(node, "lineno", 1))
@@ -48,11 +50,13 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
             "cell, or mark it with autograph_lite.do_not_convert to run it unconverted.",
         )
     following = file_lines[first_line - 1:]
+    block = _indented_block(following)
     try:
-        module = _parse_indented(_indented_block(following), first_line)
+        module = _parse_indented(block, first_line)
     except SyntaxError:
-        try:  # the quick cut fell inside a bracket or a string: let the tokenizer find the end
-            module = _parse_indented(inspect.getblock(following), first_line)
+        block = inspect.getblock(following)  # the quick cut fell inside a bracket or a string
+        try:
+            module = _parse_indented(block, first_line)
         except SyntaxError as error:
             raise SourceUnavailableError(
                 f"the source found for {fn.__qualname__!r} does not parse: {error.msg}",
@@ -60,7 +64,11 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
                 "The file may have changed since it was imported; reload it.",
             ) from error
 
-    parsed = ParsedFunction(module, filename, bool(code.co_flags & inspect.CO_GENERATOR))
+    parsed = ParsedFunction(
+        module, filename,
+        is_generator=bool(code.co_flags & inspect.CO_GENERATOR),
+        may_have_walrus=any(":=" in line for line in block),
+    )
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:
         raise SourceUnavailableError(

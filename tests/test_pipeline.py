@@ -417,11 +417,18 @@ def test_jit_twice_shares_jax_compilation_cache():
     assert len(TRACES) == 1
 
 
+def traced_for_the_cache_test(x):
+    TRACES.append(1)
+    if x > 0:
+        return x
+    return -x
+
+
 def test_a_jitted_call_after_the_first_runs_no_autograph_lite_code(monkeypatch):
     # The cache-hit path must be jax.jit's own: the object is jax.jit's, and once traced, calling
     # it again reaches neither the converter nor the converted Python function.
-    jitted = autograph_lite.jit(traced_once)
-    assert type(jitted) is type(jax.jit(traced_once))
+    jitted = autograph_lite.jit(traced_for_the_cache_test)
+    assert type(jitted) is type(jax.jit(traced_for_the_cache_test))
     TRACES.clear()
     assert float(jitted(F32(2.0))) == 2.0
     monkeypatch.setattr(autograph_lite.conversion, "convert_function", None)

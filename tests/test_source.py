@@ -62,3 +62,20 @@ def test_wrapped_functions_are_read_from_their_own_code_not_from___wrapped__():
     # The wrapper's own source is the `def wrapper` inside decorated_elsewhere, not inner's.
     assert "def wrapper(*args)" in autograph_lite.to_source(autograph_lite.convert(wrapped).__wrapped__)
     assert float(autograph_lite.jit(wrapped)(5.0)) == 4.0
+
+
+@pytest.mark.parametrize(
+    "function", [shapes.signature_over_lines, shapes.continued_at_column_zero, shapes.bound_by_walrus],
+    ids=lambda f: f.__name__,
+)
+@pytest.mark.parametrize("x", [2.0, 0.25, -2.0])
+def test_awkward_layouts_convert_and_agree(function, x):
+    # The block is first cut by indentation; a cut inside brackets or a continuation falls back
+    # to the tokenizer. A walrus binds in the enclosing scope, so it must be carried.
+    assert_equivalent(function, x)
+
+
+def test_a_block_ends_where_the_next_def_starts():
+    source = autograph_lite.to_source(shapes.signature_over_lines)
+    assert "defined_right_after" not in source
+    assert float(autograph_lite.jit(shapes.defined_right_after)(2.0)) == 10.0

@@ -16,6 +16,21 @@ _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp
 
 
 _memo = threading.local()
+# Expressions that can hold a name being bound when there is no walrus: assignment targets.
+_TARGET_CONTAINERS = (gast.Tuple, gast.List, gast.Starred)
+
+
+@contextlib.contextmanager
+def without_walrus(no_walrus: bool):
+    """Declare, while a function whose source has no ``:=`` is rewritten, that no expression in it
+    binds a name: then the search for writes skips every expression but assignment targets. The
+    passes never generate a walrus, so the source text decides."""
+    previous = getattr(_memo, "no_walrus", False)
+    _memo.no_walrus = no_walrus
+    try:
+        yield
+    finally:
+        _memo.no_walrus = previous
 
 
 @contextlib.contextmanager
@@ -153,6 +168,8 @@ def _collect_writes(node: gast.AST, found: set[str], remember: bool = True) -> N
     if isinstance(node, gast.Name):
         if isinstance(node.ctx, (gast.Store, gast.Del)):
             found.add(node.id)
+        return
+    if isinstance(node, gast.expr) and not isinstance(node, _TARGET_CONTAINERS) and getattr(_memo, "no_walrus", False):
         return
     if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
         found.add(node.name)

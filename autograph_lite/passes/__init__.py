@@ -17,7 +17,7 @@ import gast
 
 from ..analysis import analyze, reads, writes
 from ..analysis.assigned_before_read import assigned_before_every_read
-from ..analysis.names import unchanging_tree
+from ..analysis.names import unchanging_tree, without_walrus
 from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
 from . import (
@@ -38,7 +38,8 @@ _SCOPES = (gast.FunctionDef, gast.Lambda)
 
 def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]], bool]) -> gast.AST:
     """Rewrite the parsed function (and the functions nested in it) in place; return its node."""
-    _rewrite_scope(parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator)
+    with without_walrus(not parsed.may_have_walrus):
+        _rewrite_scope(parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator)
     return parsed.node
 
 

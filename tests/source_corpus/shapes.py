@@ -47,3 +47,28 @@ def outer(scale):
         return x + scale
 
     return inner
+
+
+def signature_over_lines(
+    x,
+    offset=1.0,
+):
+    if x > 0:
+        return x + offset
+    return x - offset
+def defined_right_after(x):  # noqa: E302 - no blank line: the block before must end here
+    return x * 5
+
+
+def continued_at_column_zero(x):
+    total = x + \
+1.0
+    if total > 2:
+        total = total * 2
+    return total
+
+
+def bound_by_walrus(x):
+    if (doubled := x * 2) > 1:
+        x = doubled + 1
+    return x + doubled
