@@ -31,6 +31,8 @@ class ParsedFunction:
     is_generator: bool = False
     # Whether the source text has `:=` anywhere (in a string, maybe): without it, no walrus.
     may_have_walrus: bool = True
+    # Whether the compiled function holds code of its own: without it, no nested def or lambda.
+    may_nest: bool = True
 
     def location(self, node: gast.AST) -> Location:
         return Location(self.filename, getattr(node, "lineno", 1))
@@ -68,6 +70,7 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
         module, filename,
         is_generator=bool(code.co_flags & inspect.CO_GENERATOR),
         may_have_walrus=any(":=" in line for line in block),
+        may_nest=any(isinstance(constant, types.CodeType) for constant in code.co_consts),
     )
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:

@@ -39,16 +39,21 @@ _SCOPES = (gast.FunctionDef, gast.Lambda)
 def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]], bool]) -> gast.AST:
     """Rewrite the parsed function (and the functions nested in it) in place; return its node."""
     with without_walrus(not parsed.may_have_walrus):
-        _rewrite_scope(parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator)
+        _rewrite_scope(
+            parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator, parsed.may_nest
+        )
     return parsed.node
 
 
 def _rewrite_scope(
-    function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str], is_generator: bool = False
+    function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str],
+    is_generator: bool = False, may_nest: bool = True,
 ) -> None:
+    """``is_generator`` and ``may_nest`` come from the compiled code when it is at hand: they spare
+    walks over every expression looking for a ``yield`` or a nested function."""
     own_names = _names_bound_in(function)  # the generated names that later passes add are never item targets
     local_names = enclosing_names | own_names
-    for nested in _nested_scopes(function):
+    for nested in _nested_scopes(function) if may_nest else ():
         _rewrite_nested(nested, locate, leave_call_as_is, local_names)
     placeholders = frozenset({RETURN_VALUE})
     with unchanging_tree():  # until the early-exit pass, nothing changes this scope

@@ -21,24 +21,58 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def first_effect(body: list[gast.stmt]) -> str | None:
-    """A short description of the first effect in ``body``, or ``None``.
+    """A short description of the first effect in ``body``, in source order, or ``None``.
 
     Statements already rewritten carry their own body's effect as the ``effect`` keyword of their
-    runtime call, so the walk reads that and never re-enters generated helpers.
+    runtime call, so the walk reads that and never re-enters generated helpers. Every effect sits
+    at statement level (a store is an assignment target; a call made for its effect is an
+    expression statement; a rewritten statement is an assignment or expression statement of its
+    runtime call), so only statements and their targets are looked at.
     """
-    pending = list(reversed(body))
-    while pending:
-        node = pending.pop()
-        if isinstance(node, _SCOPES):
+    for statement in body:
+        if isinstance(statement, _SCOPES):
             continue  # generated helpers are summarised by their call's keyword; user functions run later
-        if isinstance(node, gast.Call) and (inner := _reported_effect(node)) is not None:
-            return inner
-        if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
-            return f"assigns to {_text(node)}"
-        if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and not _faithful(node.value):
-            return f"calls {_text(_callee(node.value))}(...) for its effect"
-        pending.extend(reversed(list(gast.iter_child_nodes(node))))
+        effect = _own_effect(statement)
+        for block in _blocks(statement):
+            if effect is not None:
+                break
+            effect = first_effect(block)
+        if effect is not None:
+            return effect
     return None
+
+
+def _own_effect(statement: gast.stmt) -> str | None:
+    """The effect of the statement itself, leaving aside the statements in its blocks."""
+    for target in _targets(statement):
+        for node in gast.walk(target):
+            if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
+                return f"assigns to {_text(node)}"
+    value = getattr(statement, "value", None)
+    if not isinstance(value, gast.Call) or not isinstance(statement, (gast.Expr, gast.Assign)):
+        return None
+    if isinstance(statement, gast.Expr) and not _faithful(value):
+        return f"calls {_text(_callee(value))}(...) for its effect"
+    return _reported_effect(value)
+
+
+def _targets(statement: gast.stmt) -> list[gast.expr]:
+    if isinstance(statement, gast.Assign):
+        return statement.targets
+    if isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)):
+        return [statement.target]
+    if isinstance(statement, gast.With):
+        return [item.optional_vars for item in statement.items if item.optional_vars is not None]
+    return []
+
+
+def _blocks(statement: gast.stmt) -> list[list[gast.stmt]]:
+    """The statement's blocks in source order (``try``: body, handlers, else, finally)."""
+    blocks = [getattr(statement, "body", None)]
+    blocks += [handler.body for handler in getattr(statement, "handlers", [])]
+    blocks += [case.body for case in getattr(statement, "cases", [])]
+    blocks += [getattr(statement, "orelse", None), getattr(statement, "finalbody", None)]
+    return [block for block in blocks if isinstance(block, list)]
 
 
 def _reported_effect(call: gast.Call) -> str | None:
