@@ -50,7 +50,7 @@ def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> dic
             function.body = body + [_return_statement(body)]
             return stop_tests
         flags = _Flags(locate, stop_tests, return_flag=True)
-        function.body = templates.statements(f"{RETURNED} = False", body[0].lineno) + flags.block(body, None)
+        function.body = templates.assign_constant(RETURNED, False, body[0].lineno) + flags.block(body, None)
         function.body.append(_return_statement(function.body))
         return stop_tests
     function.body = _Flags(locate, stop_tests, return_flag=False).block(body, None)
@@ -145,11 +145,11 @@ class _Flags:
 
     def statement(self, node: gast.stmt, loop: _LoopFlags | None) -> list[gast.stmt]:
         if isinstance(node, gast.Return) and self.return_flag:
-            return _store_return_value(node) + templates.statements(f"{RETURNED} = True", node.lineno)
+            return _store_return_value(node) + templates.assign_constant(RETURNED, True, node.lineno)
         if isinstance(node, gast.Break):
-            return templates.statements(f"{loop.break_flag} = True", node.lineno)
+            return templates.assign_constant(loop.break_flag, True, node.lineno)
         if isinstance(node, gast.Continue):
-            return templates.statements(f"{loop.continue_flag} = True", node.lineno)
+            return templates.assign_constant(loop.continue_flag, True, node.lineno)
         if isinstance(node, gast.If):
             node.body = self.block(node.body, loop) or [templates.pass_statement(node.lineno)]
             node.orelse = self.block(node.orelse, loop)
@@ -176,7 +176,7 @@ class _Flags:
             stops.append(RETURNED)
         node.body = self.block(node.body, flags)
         if flags.continue_flag:
-            node.body = templates.statements(f"{flags.continue_flag} = False", line) + node.body
+            node.body = templates.assign_constant(flags.continue_flag, False, line) + node.body
         if stops:
             keep_going = templates.expression(f"not ({' or '.join(stops)})", line)
             if isinstance(node, gast.While):
@@ -187,7 +187,7 @@ class _Flags:
         if after and stops:
             after = [_guard(set(stops), node.orelse[0].lineno, after)]
         node.orelse = []
-        before = templates.statements(f"{flags.break_flag} = False", line) if flags.break_flag else []
+        before = templates.assign_constant(flags.break_flag, False, line) if flags.break_flag else []
         return before + [node] + after
 
     def flags_set_by(self, node: gast.AST, loop: _LoopFlags | None) -> set[str]:

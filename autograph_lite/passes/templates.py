@@ -70,6 +70,11 @@ def keyword(argument: str, value: gast.expr) -> gast.keyword:
     return _at(gast.keyword(arg=argument, value=value), value.lineno)
 
 
+def assign_constant(identifier: str, value: object, line: int) -> list[gast.stmt]:
+    """``identifier = value`` (flags: ``_ag_break_L7 = True``), as a one-statement list."""
+    return [_at(gast.Assign(targets=[name(identifier, line, store=True)], value=constant(value, line), type_comment=None), line)]
+
+
 def pass_statement(line: int) -> gast.Pass:
     return _at(gast.Pass(), line)
 
