@@ -31,7 +31,7 @@ DO_NOT_CONVERT_MARK = "__autograph_lite_do_not_convert__"
 _lock = threading.Lock()
 _converted_prefixes: set[str] = set()
 _skipped_prefixes: set[str] = set()
-_decisions: dict[types.CodeType, bool] = {}
+_decisions: dict[tuple[types.CodeType, str], bool] = {}
 # Bumped by every change of the rules: conversions made under older rules are not reused.
 _version = 0
 
@@ -81,14 +81,15 @@ def is_marked_do_not_convert(function: object) -> bool:
 def is_library_function(function: types.FunctionType) -> bool:
     """Whether ``function`` is library code (cached per code object)."""
     code = function.__code__
-    decision = _decisions.get(code)
+    key = (code, code.co_filename)  # code objects compare equal across files
+    decision = _decisions.get(key)
     if decision is None:
         module_name = getattr(function, "__module__", None)
         if module_name and (_matches(module_name, _converted_prefixes) or _matches(module_name, _skipped_prefixes)):
             decision = is_library_module(module_name)
         else:
             decision = is_library_module(module_name) or _in_library_directory(code.co_filename)
-        _decisions[code] = decision
+        _decisions[key] = decision
     return decision
 
 

@@ -52,6 +52,14 @@ def convert_callable(function: Callable, static_loops: str) -> Callable:
             "bound methods and functools.partial objects",
             hint="Pass the function itself, or its __call__ method, to convert / jit.",
         )
+    if callees.is_library_function(function):
+        raise ConversionError(
+            f"cannot convert {function.__qualname__!r}: its code is library code "
+            f"({function.__code__.co_filename}), which autograph_lite never rewrites",
+            hint="A JAX transformation of your function (jax.vmap(f), jax.grad(f)) is JAX's code: convert "
+            "the function inside it, jax.vmap(autograph_lite.convert(f)). For your own package installed "
+            "into site-packages, call autograph_lite.convert_modules('yourpackage') first.",
+        )
     return convert_function(function, static_loops)
 
 

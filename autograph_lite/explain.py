@@ -15,6 +15,7 @@ from typing import Any, Callable
 import jax
 
 from .api import convert
+from .conversion import original_of
 from .runtime.report import Decision, Recorder
 
 
@@ -45,14 +46,19 @@ class Explanation:
 def explain(
     fn: Callable,
     *example_args: Any,
-    static_argnums: int | tuple[int, ...] = (),
-    static_argnames: str | tuple[str, ...] = (),
+    static_argnums: int | tuple[int, ...] | None = None,
+    static_argnames: str | tuple[str, ...] | None = None,
     static_loops: str = "auto",
     **example_kwargs: Any,
 ) -> Explanation:
     """Trace ``convert(fn)`` on example arguments (arrays or ``jax.ShapeDtypeStruct``) and report,
-    per control-flow statement with its ``file:line``, how it was converted and why."""
-    converted = convert(fn, static_loops=static_loops)
+    per control-flow statement with its ``file:line``, how it was converted and why.
+
+    ``static_argnums`` / ``static_argnames`` mean what they mean to ``jax.jit`` (each is inferred
+    from the other, from ``fn``'s signature). A function made by ``autograph_lite.jit`` is explained
+    as the function it was made from.
+    """
+    converted = convert(original_of(fn), static_loops=static_loops)
 
     @functools.wraps(converted)
     def fresh(*args: Any, **kwargs: Any) -> Any:  # a new callable, so that no jit cache skips tracing

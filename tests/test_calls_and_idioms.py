@@ -283,6 +283,40 @@ def test_appends_in_a_loop_with_a_traced_trip_count_are_a_located_error():
     assert f"{__file__}:" in message and ".at[i].set" in message and "Preallocate" in message
 
 
+LOG: list = []
+
+
+def appends_to_a_global_list(x):
+    total = x
+    for i in range(3):
+        LOG.append(i)
+        total = total + x
+    return total
+
+
+def appends_to_a_parameter(x, sink):
+    for i in range(3):
+        sink.append(i)
+        x = x * 2
+    return x
+
+
+def test_appends_to_a_list_from_outside_keep_python_values():
+    # The caller sees such a list: the loop runs as Python (auto), so no traced value is left in it.
+    LOG.clear()
+    assert float(autograph_lite.jit(appends_to_a_global_list)(F32(1.5))) == 6.0
+    assert LOG == [0, 1, 2]
+    sink = []  # passed by closure: jax.jit would flatten a list argument into a new list
+    converted = autograph_lite.convert(appends_to_a_parameter)
+    assert float(jax.jit(lambda x: converted(x, sink))(F32(1.0))) == 8.0
+    assert sink == [0, 1, 2] and all(type(value) is int for value in sink)
+
+
+def test_appends_to_a_list_from_outside_in_a_staged_loop_are_a_located_error():
+    with pytest.raises(autograph_lite.ConversionError, match=r"(?s)LOG\.append.*for its effect"):
+        autograph_lite.jit(appends_to_a_global_list, static_loops="stage")(F32(1.5))
+
+
 # --- print --------------------------------------------------------------------------------------
 
 

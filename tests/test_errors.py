@@ -466,3 +466,9 @@ def test_raise_in_a_traced_branch_surfaces_while_tracing():
 def test_conversion_errors_are_not_silenced_by_jax():
     with pytest.raises(StagingTypeError):
         jax.make_jaxpr(autograph_lite.convert(assigned_in_true_branch_only))(F32(1.0))
+
+
+def test_converting_library_code_names_the_inner_function_to_convert():
+    # jax.vmap(f) is JAX's wrapper around f: converting it would rewrite JAX's own source.
+    with pytest.raises(autograph_lite.ConversionError, match=r"(?s)library code.*jax.vmap\(autograph_lite.convert\(f\)\)"):
+        autograph_lite.jit(jax.vmap(lambda x: x))

@@ -36,6 +36,13 @@ def test_static_argument_keeps_the_if_in_python():
     assert f"{at('branches-if')}: `if` -> Python if (the condition is concrete)" in text
 
 
+def test_static_argnames_given_by_position_and_jitted_functions():
+    by_name = str(autograph_lite.explain(programs.branches, 1.0, 2.0, static_argnames=("x", "threshold")))
+    assert f"{at('branches-if')}: `if` -> Python if (the condition is concrete)" in by_name
+    jitted = str(autograph_lite.explain(autograph_lite.jit(programs.branches), 1.0, 2.0))
+    assert f"{at('branches-if')}: `if` -> lax.cond (the condition is traced)" in jitted
+
+
 def test_each_loop_reports_its_lowering():
     text = str(autograph_lite.explain(programs.loops, jax.ShapeDtypeStruct((3, 2), jnp.float32), 4))
     assert f"{at('loops-range')}: `for` loop -> lax.fori_loop (a while_loop)" in text

@@ -51,7 +51,8 @@ def _rewrite_scope(
 ) -> None:
     """``is_generator`` and ``may_nest`` come from the compiled code when it is at hand: they spare
     walks over every expression looking for a ``yield`` or a nested function."""
-    own_names = _names_bound_in(function)  # the generated names that later passes add are never item targets
+    assigned = frozenset(writes(function.body)) if isinstance(function, gast.FunctionDef) else frozenset()
+    own_names = _parameters(function) | assigned  # the names later passes generate are never item targets
     local_names = enclosing_names | own_names
     for nested in _nested_scopes(function) if may_nest else ():
         _rewrite_nested(nested, locate, leave_call_as_is, local_names)
@@ -62,7 +63,7 @@ def _rewrite_scope(
             placeholders |= assigned_before_every_read(function)
     stop_tests = early_exits.transform(function, locate)
     item_updates.transform(function, own_names)
-    list_appends.transform(function)
+    list_appends.transform(function, assigned)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)
     for node, test in stop_tests.items():
@@ -96,12 +97,10 @@ def _nested_scopes(function: gast.AST):
             pending.extend(gast.iter_child_nodes(node))
 
 
-def _names_bound_in(function: gast.AST) -> frozenset[str]:
+def _parameters(function: gast.AST) -> frozenset[str]:
     arguments = function.args
     names = {a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
     names |= {a.id for a in (arguments.vararg, arguments.kwarg) if a is not None}
-    if isinstance(function, gast.FunctionDef):
-        names |= writes(function.body)
     return frozenset(names)
 
 

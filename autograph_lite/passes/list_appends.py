@@ -2,7 +2,9 @@
 
 The runtime appends as Python does, or, when the loop is staged as a ``lax.scan``, collects the
 values as scan outputs and appends their rows after the loop. A list assigned in the loop body is
-local to it, and its appends are left as written.
+local to it, and its appends are left as written. So is a list the function did not create (a
+parameter, a global, a closure variable): appending to it is an effect the caller sees, so the loop
+runs as Python (or, marked ``stage(...)``, is a located error), never leaving traced values in it.
 """
 
 from __future__ import annotations
@@ -16,15 +18,18 @@ _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def transform(function: gast.AST) -> gast.AST:
+def transform(function: gast.AST, created_here: frozenset[str]) -> gast.AST:
+    """``created_here``: the names the function's body assigns (a parameter counts once rebound)."""
     if isinstance(function, gast.FunctionDef):
-        _rewrite_block(function.body, frozenset(), inside_loop=False)
+        _rewrite_block(function.body, frozenset(), created_here, inside_loop=False)
     return function
 
 
-def _rewrite_block(statements: list[gast.stmt], loop_local: frozenset[str], inside_loop: bool) -> None:
-    for index, statement in enumerate(statements):
-        if inside_loop and _is_outer_append(statement, loop_local):
+def _rewrite_block(
+    statements: list[gast.stmt], loop_local: frozenset[str], created_here: frozenset[str], inside_loop: bool
+) -> None:
+    for statement in statements:
+        if inside_loop and _is_outer_append(statement, loop_local, created_here):
             call = statement.value
             new_call = templates.expression(f"{templates.RUNTIME}.append()", statement.lineno)
             new_call.args = [call.func.value] + call.args
@@ -32,14 +37,14 @@ def _rewrite_block(statements: list[gast.stmt], loop_local: frozenset[str], insi
             continue
         if isinstance(statement, _LOOPS):
             names = loop_local | writes(statement.body)
-            _rewrite_block(statement.body, names, inside_loop=True)
-            _rewrite_block(statement.orelse, loop_local, inside_loop)
+            _rewrite_block(statement.body, names, created_here, inside_loop=True)
+            _rewrite_block(statement.orelse, loop_local, created_here, inside_loop)
         elif isinstance(statement, gast.If):
-            _rewrite_block(statement.body, loop_local, inside_loop)
-            _rewrite_block(statement.orelse, loop_local, inside_loop)
+            _rewrite_block(statement.body, loop_local, created_here, inside_loop)
+            _rewrite_block(statement.orelse, loop_local, created_here, inside_loop)
 
 
-def _is_outer_append(statement: gast.stmt, loop_local: frozenset[str]) -> bool:
+def _is_outer_append(statement: gast.stmt, loop_local: frozenset[str], created_here: frozenset[str]) -> bool:
     if not (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call)):
         return False
     call = statement.value
@@ -48,6 +53,7 @@ def _is_outer_append(statement: gast.stmt, loop_local: frozenset[str]) -> bool:
         and call.func.attr == "append"
         and isinstance(call.func.value, gast.Name)
         and call.func.value.id not in loop_local
+        and call.func.value.id in created_here
         and len(call.args) == 1
         and not call.keywords
     )
