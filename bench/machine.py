@@ -25,7 +25,7 @@ def describe() -> dict:
         "autograph_lite": autograph_lite.__version__,
         "commit": _git("rev-parse", "--short", "HEAD"),
         # Uncommitted edits of the converter change what is measured: name them.
-        "uncommitted_changes": _git("status", "--porcelain", "--", "autograph_lite").splitlines(),
+        "uncommitted_changes": [line[3:] for line in _git("status", "--porcelain", "--", "autograph_lite").splitlines()],
     }
 
 
@@ -43,6 +43,6 @@ def _git(*args: str) -> str:
     try:
         return subprocess.run(
             ["git", *args], cwd=_ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
+        ).stdout.rstrip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
