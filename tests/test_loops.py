@@ -519,6 +519,36 @@ def nested_ranges(n, m):
     return acc
 
 
+INNER_BODY_RUNS: list[int] = []
+
+
+def counted(value):
+    INNER_BODY_RUNS.append(1)  # an effect inside a callee: the loop's own effect check does not see it
+    return value
+
+
+def nested_static_loops(table):
+    total = jnp.float32(0.0)
+    for i in range(3):
+        for j in range(4):
+            total = total + counted(table[i, j]) * (i + j)
+    return total
+
+
+def test_a_nested_static_loop_is_tried_aside_once_per_trace():
+    # The outer loop's trial and its staging both reach the inner loop: its decision, made in the
+    # first, is reused in the second (runs: inner trial + inner scan, then inner scan only).
+    table = jnp.arange(12.0, dtype=F32).reshape(3, 4)
+    converted = autograph_lite.convert(nested_static_loops)
+    INNER_BODY_RUNS.clear()
+    jaxpr = jax.make_jaxpr(converted)(table)
+    assert len(INNER_BODY_RUNS) == 3
+    (outer,) = [e for e in jaxpr.eqns if e.primitive.name == "scan"]
+    assert [e.primitive.name for e in outer.params["jaxpr"].eqns].count("scan") == 1  # staged inside
+    INNER_BODY_RUNS.clear()
+    assert_equivalent(nested_static_loops, table)
+
+
 def loop_in_branch(x, n):
     if x > 0:
         for i in range(n):

@@ -32,7 +32,7 @@ from jax.extend import core as jex_core
 from ..errors import ConversionError, StagingTypeError
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
-from . import appends, report
+from . import appends, report, trial_cache
 from .conditionals import refuse_effect, staged_cond
 from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
 
@@ -86,8 +86,12 @@ def for_stmt(
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
+    with trial_cache.remembering():
+        return _for_stmt(iterable, body, tuple(init), names, mode, early_exit, effect, stop_test, assigned_first)
+
+
+def _for_stmt(iterable, body, state, names, mode, early_exit, effect, stop_test, assigned_first) -> tuple:
     location = location_of(body)
-    state = tuple(init)
     if isinstance(iterable, TracedRange):
         if mode == "unroll":
             raise ConversionError(
@@ -250,8 +254,18 @@ def _static_sequence(iterable: Any) -> _Sequence | None:
 def _staging_pays(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
     """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data.
 
-    Returns "" to stage, or why the loop stays Python.
+    Returns "" to stage, or why the loop stays Python. A nested loop is reached again in each trace
+    of the loop around it: its decision is remembered for a body that sees the same things.
     """
+    key = trial_cache.key_of(body, (sequence.length, sequence.traced_data, sequence.xs, sequence.make_item), state)
+    decision = trial_cache.recall(key)
+    if decision is None:
+        decision = _decide(sequence, body, state, names)
+        trial_cache.remember(key, decision)
+    return decision
+
+
+def _decide(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
     state = list(state)
     for _ in range(len(names) + 1):
         try:
