@@ -276,6 +276,19 @@ def test_appends_in_a_static_loop_become_scan_outputs():
     assert "scan" in primitives(autograph_lite.convert(rnn), xs, F32(0.1))
 
 
+def normalized_rows(xs):
+    out = []
+    for row in xs:
+        out.append(row / row.sum())  # nothing carried: the appended values alone depend on xs
+    return jnp.stack(out)
+
+
+def test_a_loop_that_only_appends_traced_values_is_staged():
+    xs = jnp.asarray([[1.0, 3.0], [2.0, 2.0], [0.5, 1.5]], F32)
+    assert_equivalent(normalized_rows, xs)
+    assert "scan" in primitives(autograph_lite.convert(normalized_rows), xs)
+
+
 def test_appends_in_a_loop_with_a_traced_trip_count_are_a_located_error():
     with pytest.raises(autograph_lite.ConversionError) as excinfo:
         autograph_lite.jit(appends_in_traced_while)(F32(1.0), jnp.int32(3))

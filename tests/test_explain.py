@@ -52,7 +52,7 @@ def test_each_loop_reports_its_lowering():
 
 def test_static_range_with_only_python_values_stays_python():
     text = str(autograph_lite.explain(programs.loops, jax.ShapeDtypeStruct((0, 2), jnp.float32), 3, static_argnums=1))
-    assert f"{at('loops-range')}: `for` loop -> Python loop (it carries no value that depends on traced data)" in text
+    assert f"{at('loops-range')}: `for` loop -> Python loop (it carries and appends no value that depends on traced data)" in text
     assert f"{at('loops-rows')}: `for` loop -> Python loop (zero iterations)" in text
 
 

@@ -34,7 +34,7 @@ from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
 from . import appends, report, trial_cache
 from .conditionals import refuse_effect, staged_cond
-from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
+from .values import Split, Undefined, is_array_leaf, is_traced, to_predicate, type_string, zeros_like_value
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 
@@ -280,13 +280,16 @@ def _trial(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, 
     item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
 
     def one_iteration(k, x, *arrays):
-        out = Split.of(body(sequence.make_item(k, x), *split.rebuild(arrays)), names)
+        collector = appends.Collector()
+        with appends.inside(collector):  # a trial: its appends are dropped, but they count as outputs
+            out = Split.of(body(sequence.make_item(k, x), *split.rebuild(arrays)), names)
         _check_structure(split, out, names, location=None)
-        return out.arrays
+        appended = [leaf for leaf in jax.tree_util.tree_leaves(collector.outputs()) if is_array_leaf(leaf)]
+        return out.arrays + appended
 
     array_avals = [_abstract(a) for a in split.arrays]
     try:
-        with appends.inside(appends.Collector()), report.paused():  # a trial: its appends and decisions are dropped
+        with report.paused():  # a trial: its decisions are dropped
             closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
     except _PlaceholderNeeded:
         raise
@@ -301,10 +304,10 @@ def _trial(sequence: _Sequence, body: Callable, state: tuple, names: tuple[str, 
     const_traced = [is_traced(c) for c in closed.consts]
     while True:
         inputs = [False] + [sequence.traced_data] * n_items + carried
-        outputs = _dependence(closed.jaxpr, const_traced, inputs)
+        outputs = _dependence(closed.jaxpr, const_traced, inputs)  # the carried values, then the appended
         updated = [c or o for c, o in zip(carried, outputs)]
         if updated == carried:
-            return "" if any(outputs) else "it carries no value that depends on traced data"
+            return "" if any(outputs) else "it carries and appends no value that depends on traced data"
         carried = updated
 
 
