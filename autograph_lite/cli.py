@@ -32,7 +32,8 @@ EXIT_USAGE = 2  # also what argparse itself uses for a malformed command line
 
 _EPILOG = """\
 commands:
-  show     print the rewritten source of a function (--diff: against the original)
+  show     print the rewritten source of a function (--diff: against the original;
+           --color auto|always|never: Pygments colours, by default on a terminal)
   explain  trace it on example argument types and say what each statement became
 
 targets:
@@ -67,7 +68,11 @@ exit codes: 0 success, 1 conversion error, 2 usage error or target not found
 _module_numbers = itertools.count()
 
 
-class TargetError(Exception):
+class UsageError(Exception):
+    """A command line that cannot be carried out as given (exit code 2)."""
+
+
+class TargetError(UsageError):
     """The target named on the command line cannot be found or loaded (exit code 2)."""
 
 
@@ -103,6 +108,11 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument(
         "--diff", action="store_true", help="print a unified diff of the original source against the rewritten one"
     )
+    show.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="syntax colouring with Pygments (the 'cli' extra): auto = only on a terminal, and not when "
+        "NO_COLOR is set (default: auto)",
+    )
     show.set_defaults(run=_show)
     explain = commands.add_parser(
         "explain",
@@ -136,11 +146,29 @@ def _show(arguments: argparse.Namespace) -> int:
         rewritten = to_source(function)
     except ConversionError as error:
         return _fail(str(error), EXIT_CONVERSION_ERROR)
-    if arguments.diff:
-        sys.stdout.writelines(_diff(function, rewritten, arguments.target))
-    else:
-        sys.stdout.write(rewritten)
+    text = "".join(_diff(function, rewritten, arguments.target)) if arguments.diff else rewritten
+    try:
+        sys.stdout.write(_coloured(text, "diff" if arguments.diff else "python", arguments.color))
+    except UsageError as error:
+        return _fail(str(error), EXIT_USAGE)
     return EXIT_OK
+
+
+def _coloured(text: str, language: str, mode: str) -> str:
+    """``text`` with terminal colours when ``mode`` asks for them (``auto``: a terminal, no NO_COLOR)."""
+    wanted = mode == "always" or (mode == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    if not wanted:
+        return text
+    try:
+        import pygments
+        import pygments.formatters
+        import pygments.lexers
+    except ImportError:
+        if mode == "always":
+            raise UsageError("--color always needs Pygments: pip install 'autograph-lite[cli]'") from None
+        return text
+    lexer = pygments.lexers.get_lexer_by_name(language)
+    return pygments.highlight(text, lexer, pygments.formatters.TerminalFormatter())
 
 
 def _explain(arguments: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -198,3 +199,40 @@ def test_console_script_runs_the_same_command():
     )
     assert result.returncode == 0, result.stderr
     assert "_ag.if_exp(x >= 0, lambda: x, lambda: -x)" in result.stdout
+
+
+# --- colour -------------------------------------------------------------------------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.mark.parametrize("extra", [[], ["--diff"]])
+def test_color_always_adds_ansi_codes_over_the_same_text(extra):
+    plain = run_cli("show", *extra, f"{QUICKSTART}::piecewise")
+    coloured = run_cli("show", *extra, "--color", "always", f"{QUICKSTART}::piecewise")
+    assert plain.returncode == coloured.returncode == 0
+    assert not ANSI.search(plain.stdout)  # not a terminal: auto means no colour
+    assert ANSI.search(coloured.stdout)
+    assert ANSI.sub("", coloured.stdout) == plain.stdout
+
+
+def test_color_auto_colours_a_terminal_unless_no_color(monkeypatch, capsys):
+    from autograph_lite import cli
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert cli.main(["show", f"{QUICKSTART}::piecewise"]) == 0
+    assert ANSI.search(capsys.readouterr().out)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli.main(["show", f"{QUICKSTART}::piecewise"]) == 0
+    assert not ANSI.search(capsys.readouterr().out)
+    assert cli.main(["show", "--color", "never", f"{QUICKSTART}::piecewise"]) == 0
+    assert not ANSI.search(capsys.readouterr().out)
+
+
+def test_color_always_without_pygments_is_a_usage_error(tmp_path):
+    blocker = tmp_path / "pygments.py"
+    blocker.write_text("raise ImportError('pygments is not installed here')\n")
+    result = run_cli("show", "--color", "always", f"{QUICKSTART}::piecewise", pythonpath=tmp_path)
+    assert_one_line_error(result, 2, "--color always needs Pygments", "autograph-lite[cli]")
+    assert run_cli("show", f"{QUICKSTART}::piecewise", pythonpath=tmp_path).returncode == 0
