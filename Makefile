@@ -62,7 +62,7 @@ bench-quick: $(BENCH_STAMP)
 
 ## Build the documentation site into site/, failing on any warning (broken link, missing page).
 docs: $(DOCS_STAMP)
-	$(PY) -m mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) build dist site *.egg-info
