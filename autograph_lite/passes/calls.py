@@ -14,6 +14,7 @@ from typing import Callable
 import gast
 
 from . import templates
+from .expressions import ExpressionTransformer
 
 
 def transform(function: gast.AST, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]) -> gast.AST:
@@ -37,7 +38,7 @@ def dotted_name(node: gast.expr) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
-class _Calls(gast.NodeTransformer):
+class _Calls(ExpressionTransformer):
     def __init__(self, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]):
         self.leave_as_is = leave_as_is
         self.local_names = local_names

@@ -20,6 +20,7 @@ import gast
 
 from ..errors import Location, UnsupportedSyntaxError
 from . import templates
+from .expressions import ExpressionTransformer
 
 _COMPARE_SYMBOLS = {
     gast.Eq: "==", gast.NotEq: "!=", gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=",
@@ -40,7 +41,7 @@ def transform_expression(expression: gast.expr, locate: Callable[[gast.AST], Loc
     return _LogicalExpressions(locate).visit(expression)
 
 
-class _LogicalExpressions(gast.NodeTransformer):
+class _LogicalExpressions(ExpressionTransformer):
     def __init__(self, locate: Callable[[gast.AST], Location]):
         self.locate = locate
 
