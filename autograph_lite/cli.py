@@ -30,40 +30,70 @@ EXIT_OK = 0
 EXIT_CONVERSION_ERROR = 1
 EXIT_USAGE = 2  # also what argparse itself uses for a malformed command line
 
-_EPILOG = """\
-commands:
-  show     print the rewritten source of a function (--diff: against the original;
-           --color auto|always|never: Pygments colours, by default on a terminal)
-  explain  trace it on example argument types and say what each statement became
-
+_TARGETS = """\
 targets:
   FILE.py::FUNC        a function in a Python file (imported as a module, so
                        its `if __name__ == "__main__":` block does not run)
   package.module:FUNC  a function in an importable module (the current
                        directory is importable, as with `python -m`)
   FUNC may be a dotted qualified name, e.g. Model.__call__
+"""
 
-examples:
-  autograph-lite show examples/quickstart.py::conditional_double
-  autograph-lite show --diff examples/quickstart.py::count_halvings
-  autograph-lite show mypackage.model:Model.__call__
-  python -m autograph_lite show examples/quickstart.py::clipped_sum
-
+_EXIT_CODES = """\
 exit codes:
   0  success
   1  the function cannot be converted (the message names file:line)
   2  usage error, or the file, module or name was not found or failed to import
 """
 
-_EXPLAIN_EPILOG = """\
+_COLOUR = """\
+colour (--color, show only):
+  auto     the default: colour when stdout is a terminal, NO_COLOR is unset or
+           empty, and Pygments is installed (pip install 'autograph-lite[cli]');
+           plain text otherwise
+  always   colour even when piped (NO_COLOR does not apply to an explicit flag);
+           without Pygments this is a usage error (exit code 2)
+  never    plain text
+"""
+
+_EPILOG = f"""\
+commands:
+  show     print the rewritten source of a function (--diff: against the original;
+           --color auto|always|never: Pygments colours, by default on a terminal)
+  explain  trace it on example argument types and say what each statement became
+
+{_TARGETS}
+examples:
+  autograph-lite show examples/quickstart.py::conditional_double
+  autograph-lite show --diff examples/quickstart.py::count_halvings
+  autograph-lite show --color always examples/quickstart.py::piecewise | less -R
+  autograph-lite show mypackage.model:Model.__call__
+  autograph-lite explain examples/quickstart.py::geometric_sum --args "f32[], i32[]"
+  python -m autograph_lite show examples/quickstart.py::clipped_sum
+
+{_EXIT_CODES}"""
+
+_SHOW_EPILOG = f"""\
+{_TARGETS}
+examples:
+  autograph-lite show examples/quickstart.py::conditional_double
+  autograph-lite show --diff examples/quickstart.py::count_halvings
+  autograph-lite show --color always examples/quickstart.py::piecewise | less -R
+  autograph-lite show mypackage.model:Model.__call__
+
+{_COLOUR}
+{_EXIT_CODES}"""
+
+_EXPLAIN_EPILOG = f"""\
+{_TARGETS}
 examples:
   autograph-lite explain examples/quickstart.py::conditional_double --args "f32[], f32[]"
   autograph-lite explain examples/quickstart.py::geometric_sum --args "f32[], 5" --static-argnums 1
 
 argument types: f32[3], i32[], bool[], bf16[2,2] (or full dtype names: float32[3]);
 Python literals (4, 0.5, True) are passed as they are.
-exit codes: 0 success, 1 conversion error, 2 usage error or target not found
-"""
+
+{_EXIT_CODES}"""
 
 _module_numbers = itertools.count()
 
@@ -101,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
         "show",
         help="print the rewritten source of a function",
         description="Print autograph_lite.to_source(FUNC): the source that runs when the function is converted.",
-        epilog=_EPILOG,
+        epilog=_SHOW_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("target", metavar="TARGET", help="FILE.py::FUNC or package.module:FUNC")
@@ -111,13 +141,13 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto",
         help="syntax colouring with Pygments (the 'cli' extra): auto = only on a terminal, and not when "
-        "NO_COLOR is set (default: auto)",
+        "NO_COLOR is set; always without Pygments is a usage error (default: auto)",
     )
     show.set_defaults(run=_show)
     explain = commands.add_parser(
         "explain",
         help="trace a function on example argument types and report what each statement became",
-        description="Trace FUNC once with abstract arguments and list, per if / while / for with its "
+        description="Trace FUNC once with abstract arguments and list, per if / while / for with its\n"
         "file:line, the lax primitive it was staged as or why it stayed Python, and what it carries.",
         epilog=_EXPLAIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -155,9 +185,13 @@ def _show(arguments: argparse.Namespace) -> int:
 
 
 def _coloured(text: str, language: str, mode: str) -> str:
-    """``text`` with terminal colours when ``mode`` asks for them (``auto``: a terminal, no NO_COLOR)."""
-    wanted = mode == "always" or (mode == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    if not wanted:
+    """``text`` with terminal colours when ``mode`` asks for them (``auto``: a terminal, no NO_COLOR).
+
+    With colour, the text is unchanged apart from the escape sequences: no newline is added or
+    stripped, and empty text (a diff of a function with nothing to rewrite) stays empty.
+    """
+    wanted = mode == "always" or (mode == "auto" and _is_terminal(sys.stdout) and not os.environ.get("NO_COLOR"))
+    if not wanted or not text:
         return text
     try:
         import pygments
@@ -167,8 +201,15 @@ def _coloured(text: str, language: str, mode: str) -> str:
         if mode == "always":
             raise UsageError("--color always needs Pygments: pip install 'autograph-lite[cli]'") from None
         return text
-    lexer = pygments.lexers.get_lexer_by_name(language)
+    lexer = pygments.lexers.get_lexer_by_name(language, stripnl=False, ensurenl=False)
     return pygments.highlight(text, lexer, pygments.formatters.TerminalFormatter())
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # replaced by an object without isatty, or closed
+        return False
 
 
 def _explain(arguments: argparse.Namespace) -> int:

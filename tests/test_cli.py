@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import pty
 import re
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -173,14 +176,67 @@ def test_unsupported_syntax_in_a_file_target(tmp_path):
     assert_one_line_error(result, 1, f"{path}:2:", "generator")
 
 
-@pytest.mark.parametrize("arguments", [["--help"], ["show", "--help"]])
+@pytest.mark.parametrize("arguments", [["--help"], ["show", "--help"], ["explain", "--help"]])
 def test_help_exits_zero_and_documents_exit_codes(arguments):
     result = run_cli(*arguments)
     assert result.returncode == 0, result.stderr
-    assert "exit codes:" in result.stdout
-    assert "examples/quickstart.py::conditional_double" in result.stdout
+    assert "exit codes:" in result.stdout and "\nexamples:\n" in result.stdout
+    assert "examples/quickstart.py::" in result.stdout
     for code in ("0  success", "1  the function cannot be converted", "2  usage error"):
         assert code in result.stdout
+
+
+def test_show_help_documents_the_colour_modes():
+    text = run_cli("show", "--help").stdout
+    assert "--color {auto,always,never}" in text
+    for fragment in ("NO_COLOR", "stdout is a terminal", "without Pygments this is a usage error (exit code 2)"):
+        assert fragment in text
+
+
+def help_examples() -> list[str]:
+    """Every example command line printed by the three --help texts, once each."""
+    commands = []
+    for arguments in (["--help"], ["show", "--help"], ["explain", "--help"]):
+        text = run_cli(*arguments).stdout
+        block = text.split("\nexamples:\n", 1)[1].split("\n\n", 1)[0]
+        commands += [line.strip() for line in block.splitlines() if line.strip() not in commands]
+    return commands
+
+
+def test_every_help_example_runs():
+    """The examples in --help are real: each one (bar the placeholder package) exits 0 with output."""
+    commands = [c for c in help_examples() if "mypackage" not in c]
+    assert len(commands) >= 6
+    argument_lists = []
+    for command in commands:
+        words = shlex.split(command.split("|")[0])
+        assert words[:1] in (["autograph-lite"], ["python"]), command
+        argument_lists.append(words[1:] if words[0] == "autograph-lite" else words[3:])
+    # One interpreter for all of them (JAX starts once); each call's exit code and output are checked.
+    program = textwrap.dedent("""\
+        import contextlib, io, json, sys
+        from autograph_lite import cli
+        results = []
+        for arguments in json.loads(sys.argv[1]):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                code = cli.main(arguments)
+            results.append([code, out.getvalue()])
+        print(json.dumps(results))
+        """)
+    done = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(argument_lists)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    for command, (code, output) in zip(commands, json.loads(done.stdout.splitlines()[-1]), strict=True):
+        assert code == 0, command
+        assert output.strip(), command
+        if " explain " in f" {command} ":
+            assert "quickstart.py:" in output and "->" in output, command
+        elif "--color always" in command:
+            assert ANSI.search(output), command
+        else:
+            assert not ANSI.search(output) and "_ag." in output, command
 
 
 def test_no_command_is_a_usage_error():
@@ -216,18 +272,95 @@ def test_color_always_adds_ansi_codes_over_the_same_text(extra):
     assert ANSI.sub("", coloured.stdout) == plain.stdout
 
 
-def test_color_auto_colours_a_terminal_unless_no_color(monkeypatch, capsys):
+def run_on_terminal(*arguments: str, no_color: str | None = None, pythonpath: Path | None = None) -> tuple[int, str]:
+    """Run the command line with its stdout on a pseudo-terminal, as in an interactive shell."""
+    env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    if no_color is not None:
+        env["NO_COLOR"] = no_color
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH")]))
+    controller, terminal = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "autograph_lite", *arguments],
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=terminal, stderr=subprocess.PIPE,
+        )
+    finally:
+        os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(controller)
+    stderr = process.stderr.read()
+    process.stderr.close()
+    code = process.wait(timeout=60)
+    assert not stderr, stderr
+    # The terminal turns "\n" into "\r\n".
+    return code, b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize("extra", [[], ["--diff"]])
+def test_color_auto_colours_a_terminal(extra):
+    plain = run_cli("show", *extra, f"{QUICKSTART}::piecewise")
+    code, output = run_on_terminal("show", *extra, f"{QUICKSTART}::piecewise")
+    assert code == 0
+    assert ANSI.search(output)
+    assert ANSI.sub("", output) == plain.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "no_color", "coloured"),
+    [
+        ([], "1", False),  # NO_COLOR set: no colour on a terminal
+        ([], "", True),  # NO_COLOR empty counts as unset (no-color.org)
+        (["--color", "never"], None, False),
+        (["--color", "always"], "1", True),  # an explicit flag wins over NO_COLOR
+    ],
+)
+def test_color_on_a_terminal_follows_no_color_and_the_flag(extra, no_color, coloured):
+    code, output = run_on_terminal("show", *extra, f"{QUICKSTART}::piecewise", no_color=no_color)
+    assert code == 0
+    assert bool(ANSI.search(output)) == coloured
+    assert "_ag.if_stmt(" in ANSI.sub("", output)
+
+
+def test_color_diff_highlights_removed_and_added_lines():
+    coloured = run_cli("show", "--diff", "--color", "always", f"{QUICKSTART}::conditional_double").stdout
+    lines = coloured.splitlines()
+    removed = next(line for line in lines if ANSI.sub("", line) == "-    if x > threshold:")
+    added = next(line for line in lines if ANSI.sub("", line).startswith("+") and "_ag.if_stmt(" in line)
+    context = next(line for line in lines if ANSI.sub("", line) == " def conditional_double(x, threshold):")
+    # The diff lexer colours a whole deleted or inserted line, each in its own colour; the text of a
+    # context line carries neither colour.
+    removed_colour, added_colour = ANSI.match(removed).group(), ANSI.match(added).group()
+    assert removed_colour != added_colour
+    assert removed_colour not in context and added_colour not in context
+    assert "def conditional_double(x, threshold):" in context
+
+
+def test_color_always_on_an_empty_diff_prints_nothing(tmp_path, capsys):
     from autograph_lite import cli
 
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    assert cli.main(["show", f"{QUICKSTART}::piecewise"]) == 0
-    assert ANSI.search(capsys.readouterr().out)
-    monkeypatch.setenv("NO_COLOR", "1")
-    assert cli.main(["show", f"{QUICKSTART}::piecewise"]) == 0
-    assert not ANSI.search(capsys.readouterr().out)
-    assert cli.main(["show", "--color", "never", f"{QUICKSTART}::piecewise"]) == 0
-    assert not ANSI.search(capsys.readouterr().out)
+    path = tmp_path / "nothing_to_convert.py"
+    path.write_text("def f(x):\n    return x + 1\n")
+    for colour in ("never", "always"):
+        assert cli.main(["show", "--diff", "--color", colour, f"{path}::f"]) == 0
+        assert capsys.readouterr().out == ""
+
+
+def test_color_always_keeps_leading_and_trailing_blank_lines():
+    from autograph_lite import cli
+
+    text = "\n\ndef f(x):\n    return x\n\n"
+    coloured = cli._coloured(text, "python", "always")
+    assert ANSI.search(coloured)
+    assert ANSI.sub("", coloured) == text
 
 
 def test_color_always_without_pygments_is_a_usage_error(tmp_path):
@@ -235,4 +368,7 @@ def test_color_always_without_pygments_is_a_usage_error(tmp_path):
     blocker.write_text("raise ImportError('pygments is not installed here')\n")
     result = run_cli("show", "--color", "always", f"{QUICKSTART}::piecewise", pythonpath=tmp_path)
     assert_one_line_error(result, 2, "--color always needs Pygments", "autograph-lite[cli]")
-    assert run_cli("show", f"{QUICKSTART}::piecewise", pythonpath=tmp_path).returncode == 0
+    # auto, even on a terminal, falls back to plain text.
+    code, output = run_on_terminal("show", f"{QUICKSTART}::piecewise", pythonpath=tmp_path)
+    assert code == 0
+    assert "_ag.if_stmt(" in output and not ANSI.search(output)
