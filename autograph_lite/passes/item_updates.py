@@ -62,15 +62,11 @@ class _ItemUpdates(BlockTransformer):
 
     def _rebind(self, target: gast.Subscript, value: gast.expr, operator: str | None, line: int) -> gast.stmt:
         name = target.value.id
-        extra = f", {operator!r}" if operator else ""
-        (statement,) = templates.statements(
-            f"{name} = {templates.RUNTIME}.setitem({name}, __index__, __value__{extra})",
-            line,
-            __index__=_index_expression(target.slice),
-            __value__=value,
-        )
-        return statement
-
+        arguments = [templates.name(name, line), _index_expression(target.slice), value]
+        if operator:
+            arguments.append(templates.constant(operator, line))
+        call = templates.runtime_call("setitem", arguments, line)
+        return templates.assign_results((name,), call, line, unpack=False)
 
     def _is_local_item(self, target: gast.expr) -> bool:
         return (
@@ -85,9 +81,8 @@ def _index_expression(index: gast.expr) -> gast.expr:
     if isinstance(index, gast.Slice):
         parts = [index.lower, index.upper, index.step]
         line = getattr(index, "lineno", 1) or 1
-        call = templates.expression("slice(None, None, None)", line)
-        call.args = [p if p is not None else templates.constant(None, line) for p in parts]
-        return call
+        arguments = [p if p is not None else templates.constant(None, line) for p in parts]
+        return templates.call(templates.name("slice", line), arguments, line)
     if isinstance(index, gast.Tuple):
         index.elts = [_index_expression(e) for e in index.elts]
         index.ctx = gast.Load()

@@ -31,9 +31,7 @@ def _rewrite_block(
     for statement in statements:
         if inside_loop and _is_outer_append(statement, loop_local, created_here):
             call = statement.value
-            new_call = templates.expression(f"{templates.RUNTIME}.append()", statement.lineno)
-            new_call.args = [call.func.value] + call.args
-            statement.value = new_call
+            statement.value = templates.runtime_call("append", [call.func.value] + call.args, statement.lineno)
             continue
         if isinstance(statement, _LOOPS):
             names = loop_local | writes(statement.body)

@@ -60,10 +60,14 @@ def strings(values: Iterable[str], line: int) -> gast.Tuple:
     return tuple_of([constant(v, line) for v in values], line)
 
 
+def call(function: gast.expr, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
+    return _at(gast.Call(func=function, args=arguments, keywords=keywords or []), line)
+
+
 def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
     """``_ag.<operator>(*arguments, **keywords)``."""
     function = _at(gast.Attribute(value=name(RUNTIME, line), attr=operator, ctx=gast.Load()), line)
-    return _at(gast.Call(func=function, args=arguments, keywords=keywords or []), line)
+    return call(function, arguments, line, keywords)
 
 
 def keyword(argument: str, value: gast.expr) -> gast.keyword:
@@ -93,11 +97,16 @@ def helper(function_name: str, parameters: Iterable[str], body: list[gast.stmt],
     )
 
 
-def assign_results(targets: tuple[str, ...], value: gast.expr, line: int) -> gast.stmt:
-    """``(a, b) = value``, or the bare expression statement when nothing is assigned."""
+def assign_results(targets: tuple[str, ...], value: gast.expr, line: int, unpack: bool = True) -> gast.stmt:
+    """``(a, b) = value``, or the bare expression statement when nothing is assigned; with
+    ``unpack=False`` and one target, ``a = value``."""
     if not targets:
         return _at(gast.Expr(value=value), line)
-    return _at(gast.Assign(targets=[names(targets, line, store=True)], value=value, type_comment=None), line)
+    if not unpack and len(targets) == 1:
+        target = name(targets[0], line, store=True)
+    else:
+        target = names(targets, line, store=True)
+    return _at(gast.Assign(targets=[target], value=value, type_comment=None), line)
 
 
 def lazy(expression: gast.expr) -> gast.Lambda:
