@@ -91,18 +91,27 @@ def main() -> None:
     assert "scan" in str(jax.make_jaxpr(autograph_lite.convert(clip_rows))(sharded, 2.0))
 
     positive = np.abs(data) * 10
-    assert_close(autograph_lite.jit(halvings)(jax.device_put(positive, rows)), eager(halvings, positive))
+    halved, count = autograph_lite.jit(halvings)(jax.device_put(positive, rows))
+    assert_close((halved, count), eager(halvings, positive))
     assert "while" in str(jax.make_jaxpr(autograph_lite.convert(halvings))(positive))
+    # The loop's elementwise carry stays split over the rows; the scalar count is replicated.
+    assert halved.sharding.is_equivalent_to(rows, halved.ndim), halved.sharding
+    assert count.sharding.is_fully_replicated, count.sharding
     checks += 1
 
+    assert "scan" in str(jax.make_jaxpr(autograph_lite.convert(first_negative))(sharded))
     for table in (data, np.abs(data)):
         got = autograph_lite.jit(first_negative)(jax.device_put(table, rows))
         assert int(got) == first_negative(table), (int(got), first_negative(table))
         checks += 1
+    assert first_negative(data) >= 0 and first_negative(np.abs(data)) == -1  # both outcomes exercised
 
-    result = autograph_lite.jit(scaled)(sharded, 3.0)
-    assert_close(result, eager(scaled, data, 3.0))
-    assert result.sharding.is_equivalent_to(rows, result.ndim), result.sharding
+    assert "cond" in str(jax.make_jaxpr(autograph_lite.convert(scaled))(sharded, 3.0))
+    for scale in (3.0, -2.0):
+        result = autograph_lite.jit(scaled)(sharded, scale)
+        assert_close(result, eager(scaled, data, scale))
+        assert result.sharding.is_equivalent_to(rows, result.ndim), result.sharding
+        assert {shard.data.shape for shard in result.addressable_shards} == {(16 // DEVICES, 4)}
     checks += 1
 
     # in_shardings / out_shardings pass through to jax.jit.
