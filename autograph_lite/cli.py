@@ -368,8 +368,12 @@ def _diff(function: Any, rewritten: str, target: str) -> list[str]:
     filename = original_function.__code__.co_filename
     first_line = original_function.__code__.co_firstlineno
     # Dedented like the rewritten source (ast.unparse prints a method at column 0), so the diff shows
-    # the rewrite, not the indentation.
+    # the rewrite, not the indentation; and from the `def` line on, since the converter drops the
+    # decorators (they wrap the function from outside, e.g. @autograph_lite.jit itself).
     original = textwrap.dedent(inspect.getsource(original_function))
+    skipped = _decorator_lines(original)
+    original = "".join(original.splitlines(keepends=True)[skipped:])
+    first_line += skipped
     return list(
         difflib.unified_diff(
             original.splitlines(keepends=True),
@@ -378,6 +382,20 @@ def _diff(function: Any, rewritten: str, target: str) -> list[str]:
             tofile=f"{target} (converted)",
         )
     )
+
+
+def _decorator_lines(source: str) -> int:
+    """How many lines the decorators (and any comments among them) take before the ``def`` line."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a lambda's line, cut out of a larger expression
+        return 0
+    first = tree.body[0] if tree.body else None
+    if isinstance(first, (ast.FunctionDef, ast.AsyncFunctionDef)) and first.decorator_list:
+        return first.lineno - 1
+    return 0
 
 
 def _plain_function(function: Any) -> types.FunctionType:

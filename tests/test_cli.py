@@ -114,6 +114,31 @@ def test_diff_shows_removed_and_added_lines():
     assert " def conditional_double(x, threshold):" in lines
 
 
+def test_diff_of_a_decorated_function_starts_at_its_def_line(tmp_path, capsys):
+    from autograph_lite import cli
+
+    path = tmp_path / "decorated.py"
+    path.write_text(textwrap.dedent("""\
+        import autograph_lite
+
+
+        def registered(fn):
+            return fn
+        @autograph_lite.jit
+        # a comment between decorators
+        @registered
+        def f(x):
+            if x > 0:
+                x = x + 1
+            return x
+        """))
+    assert cli.main(["show", "--diff", f"{path}::f"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"--- {path}:9 (original)"  # the `def` line, not the first decorator's
+    assert not any(line.startswith(("-@", "+@", "-#")) for line in lines), lines
+    assert " def f(x):" in lines and "-    if x > 0:" in lines
+
+
 def test_missing_file_is_a_usage_error(tmp_path):
     result = run_cli("show", f"{tmp_path / 'absent.py'}::f")
     assert_one_line_error(result, 2, "no such file", "absent.py")
