@@ -45,5 +45,5 @@ def jit(fn=None, *, static_loops: str = "auto", **jit_kwargs: Any):
 
 def to_source(fn: Callable) -> str:
     """The rewritten source of ``fn``, as the converted function runs it."""
-    function = conversion.unwrap_for_source(conversion.original_of(fn))
+    function = conversion.unwrap_for_source(fn)
     return conversion.rewritten_source(function) + "\n"

@@ -179,9 +179,11 @@ def original_of(function: Any) -> Any:
 
 
 def unwrap_for_source(function: Any) -> types.FunctionType:
-    """The plain function whose source ``to_source`` prints."""
+    """The plain function whose source ``to_source`` prints (through methods, partials and
+    autograph_lite's own wrappers, in any order)."""
+    function = original_of(function)
     while isinstance(function, (types.MethodType, functools.partial)):
-        function = function.__func__ if isinstance(function, types.MethodType) else function.func
+        function = original_of(function.__func__ if isinstance(function, types.MethodType) else function.func)
     if not isinstance(function, types.FunctionType):
         raise ConversionError(f"cannot show the conversion of {function!r}: it is not a Python function")
     return function

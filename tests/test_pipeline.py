@@ -582,5 +582,6 @@ def test_to_source_of_a_converted_or_jitted_function_is_the_originals():
     text = autograph_lite.to_source(converted_twice)
     assert text == autograph_lite.to_source(autograph_lite.convert(converted_twice))
     assert text == autograph_lite.to_source(autograph_lite.jit(converted_twice))
+    assert text == autograph_lite.to_source(functools.partial(autograph_lite.jit(converted_twice), 1.0))
     assert text.startswith("def converted_twice(x):")
     assert "_ag.if_stmt" in text
