@@ -56,6 +56,12 @@ colour (--color, show only):
   never    plain text
 """
 
+_SHOW_EXAMPLES = """\
+  autograph-lite show examples/quickstart.py::conditional_double
+  autograph-lite show --diff examples/quickstart.py::count_halvings
+  autograph-lite show --color always examples/quickstart.py::piecewise | less -R
+  autograph-lite show mypackage.model:Model.__call__"""
+
 _EPILOG = f"""\
 commands:
   show     print the rewritten source of a function (--diff: against the original;
@@ -64,10 +70,7 @@ commands:
 
 {_TARGETS}
 examples:
-  autograph-lite show examples/quickstart.py::conditional_double
-  autograph-lite show --diff examples/quickstart.py::count_halvings
-  autograph-lite show --color always examples/quickstart.py::piecewise | less -R
-  autograph-lite show mypackage.model:Model.__call__
+{_SHOW_EXAMPLES}
   autograph-lite explain examples/quickstart.py::geometric_sum --args "f32[], i32[]"
   python -m autograph_lite show examples/quickstart.py::clipped_sum
 
@@ -76,10 +79,7 @@ examples:
 _SHOW_EPILOG = f"""\
 {_TARGETS}
 examples:
-  autograph-lite show examples/quickstart.py::conditional_double
-  autograph-lite show --diff examples/quickstart.py::count_halvings
-  autograph-lite show --color always examples/quickstart.py::piecewise | less -R
-  autograph-lite show mypackage.model:Model.__call__
+{_SHOW_EXAMPLES}
 
 {_COLOUR}
 {_EXIT_CODES}"""
