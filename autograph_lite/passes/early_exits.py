@@ -42,7 +42,8 @@ def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> dic
         return stop_tests
     body = list(function.body)
     if _has_nested_return(body) and not _always_returns(body):
-        body.append(templates.statements("return None", _last_line(body))[0])
+        line = _last_line(body)
+        body.append(templates.return_statement(templates.constant(None, line), line))
     if _has_nested_return(body):
         lifted = _lift(copy.deepcopy(body))
         if not _any_loop_exit(lifted) and _returns_only_at_path_ends(lifted):
@@ -178,9 +179,9 @@ class _Flags:
         if flags.continue_flag:
             node.body = templates.assign_constant(flags.continue_flag, False, line) + node.body
         if stops:
-            keep_going = templates.expression(f"not ({' or '.join(stops)})", line)
+            keep_going = templates.none_of(stops, line)
             if isinstance(node, gast.While):
-                node.test = templates.expression("__flags__ and __test__", line, __flags__=keep_going, __test__=node.test)
+                node.test = templates.both(keep_going, node.test, line)
             else:
                 self.stop_tests[node] = keep_going
         after = self.block(node.orelse, outer)
@@ -204,9 +205,7 @@ class _Flags:
 
 
 def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
-    guard = templates.statements(f"if not ({' or '.join(sorted(flags))}):\n    pass", line)[0]
-    guard.body = body or [templates.pass_statement(line)]
-    return guard
+    return templates.if_statement(templates.none_of(sorted(flags), line), body or [templates.pass_statement(line)], line)
 
 
 # --- shared helpers ------------------------------------------------------------------------------
@@ -214,11 +213,12 @@ def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
 
 def _store_return_value(node: gast.Return) -> list[gast.stmt]:
     value = node.value or templates.constant(None, node.lineno)
-    return templates.statements(f"{RETURN_VALUE} = __value__", node.lineno, __value__=value)
+    return [templates.assign(RETURN_VALUE, value, node.lineno)]
 
 
 def _return_statement(body: list[gast.stmt]) -> gast.stmt:
-    return templates.statements(f"return {RETURN_VALUE}", _last_line(body))[0]
+    line = _last_line(body)
+    return templates.return_statement(templates.name(RETURN_VALUE, line), line)
 
 
 def _needs_rewrite(body: list[gast.stmt]) -> bool:

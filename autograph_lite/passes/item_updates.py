@@ -66,7 +66,7 @@ class _ItemUpdates(BlockTransformer):
         if operator:
             arguments.append(templates.constant(operator, line))
         call = templates.runtime_call("setitem", arguments, line)
-        return templates.assign_results((name,), call, line, unpack=False)
+        return templates.assign(name, call, line)
 
     def _is_local_item(self, target: gast.expr) -> bool:
         return (

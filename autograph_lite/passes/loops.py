@@ -66,7 +66,7 @@ class _Loops(StatementPass):
         simple_target = isinstance(node.target, gast.Name) and not (bound_by_target & set(carried))
         item = node.target.id if simple_target else ITEM
         line = node.lineno
-        unpack = [] if simple_target else templates.statements(f"__target__ = {ITEM}", line, __target__=node.target)
+        unpack = [] if simple_target else [templates.assign(node.target, templates.name(ITEM, line), line)]
         keywords = _effect_keyword(node.body, line)
         helpers = [templates.helper(body_name, (item,) + carried, unpack + node.body, templates.names(carried, line), line)]
         if node in self.stop_tests:

@@ -86,14 +86,18 @@ class StatementPass(BlockTransformer):
 
 def bind_before(info: StatementInfo, names: tuple[str, ...], line: int, placeholders: frozenset[str]) -> list[gast.stmt]:
     """Statements that give each of ``names`` a value if some path may have left it unbound."""
-    lines = []
+    statements = []
     for name in names:
-        option = ", placeholder=True" if name in placeholders else ""
+        option = [templates.keyword("placeholder", templates.constant(True, line))] if name in placeholders else []
         if name in info.unbound:
-            lines.append(f"{name} = {templates.RUNTIME}.Undefined({name!r}{option})")
+            call = templates.runtime_call("Undefined", [templates.constant(name, line)], line, option)
         elif name in info.maybe_unbound:
-            lines.append(f"{name} = {templates.RUNTIME}.maybe_undefined(locals(), {name!r}{option})")
-    return templates.statements("\n".join(lines), line) if lines else []
+            local_names = templates.call(templates.name("locals", line), [], line)
+            call = templates.runtime_call("maybe_undefined", [local_names, templates.constant(name, line)], line, option)
+        else:
+            continue
+        statements.append(templates.assign(name, call, line))
+    return statements
 
 
 def drop_redundant_binds(function: gast.AST) -> gast.AST:
