@@ -19,6 +19,7 @@ import jax
 import numpy as np
 
 import autograph_lite
+from bench.measure import primitive_counts
 
 _module_counter = itertools.count()
 
@@ -60,21 +61,9 @@ def load_source(source: str, directory: Path, name: str | None = None):
 
 def primitives(fn: Callable, *args: Any) -> set[str]:
     """Names of all primitives in the jaxpr of ``fn``, sub-jaxprs included."""
-    return {equation.primitive.name for equation in _equations(jax.make_jaxpr(fn)(*args).jaxpr)}
+    return set(primitive_counts(fn, *args))
 
 
 def count_equations(fn: Callable, *args: Any) -> int:
     """Number of equations in the jaxpr of ``fn``, sub-jaxprs included."""
-    return sum(1 for _ in _equations(jax.make_jaxpr(fn)(*args).jaxpr))
-
-
-def _equations(jaxpr):
-    for equation in jaxpr.eqns:
-        yield equation
-        for parameter in equation.params.values():
-            for sub in parameter if isinstance(parameter, (tuple, list)) else (parameter,):
-                inner = getattr(sub, "jaxpr", None)
-                if inner is not None and hasattr(inner, "eqns"):
-                    yield from _equations(inner)
-                elif hasattr(sub, "eqns"):
-                    yield from _equations(sub)
+    return sum(primitive_counts(fn, *args).values())

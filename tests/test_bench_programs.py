@@ -4,21 +4,13 @@ the other compares like with like: eager Python == ``autograph_lite.jit`` (Pytho
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import jax
 import pytest
 
 import autograph_lite
+from bench.fresh import FreshModules
+from bench.programs import PROGRAMS
 from support import assert_same
-
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # `pytest` run as a script does not put the repository root on the path
-    sys.path.insert(0, str(ROOT))
-
-from bench.fresh import FreshModules  # noqa: E402
-from bench.programs import PROGRAMS  # noqa: E402
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda program: program.name)
