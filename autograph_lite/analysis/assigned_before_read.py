@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import gast
 
+from .blocks import SCOPES
 from .names import reads, target_names, unchanging_tree, writes
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _LEFT = None  # the state after a statement that never completes normally
 
 
@@ -66,7 +66,7 @@ class _Checker:
             self.read(node, assigned)
             inner = self.block(node.body, assigned)
             return assigned if isinstance(node, gast.Try) or inner is _LEFT else inner
-        if isinstance(node, _SCOPES):
+        if isinstance(node, SCOPES):
             return assigned | writes(node)  # reads inside run later, when it is called
         if isinstance(node, gast.AugAssign):
             self.read(node, assigned)

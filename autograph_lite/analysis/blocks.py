@@ -12,9 +12,6 @@ from typing import Iterable, Iterator
 import gast
 
 SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
-# Blocks of compound statements; `handlers` holds except clauses and `cases` match cases, whose
-# own statements are in their `body`.
-_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
@@ -29,10 +26,18 @@ def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
 
 def child_statements(node: gast.AST) -> Iterator[gast.AST]:
     """The statements directly in ``node``'s blocks (a nested scope's body included)."""
-    for field in _BLOCK_FIELDS:
-        block = getattr(node, field, None)
-        if isinstance(block, list):
-            yield from block
+    for block in blocks_of(node):
+        yield from block
+
+
+def blocks_of(node: gast.AST) -> list[list[gast.stmt]]:
+    """The statement lists directly inside ``node``, in source order: the body, then the bodies of
+    ``except`` clauses or ``match`` cases, then ``else`` and ``finally``. A transformer may replace
+    their contents in place."""
+    blocks = [getattr(node, "body", None)]
+    blocks += [clause.body for clause in getattr(node, "handlers", []) + getattr(node, "cases", [])]
+    blocks += [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
+    return [block for block in blocks if isinstance(block, list)]
 
 
 def contains(statements: Iterable[gast.AST], kind: type | tuple[type, ...]) -> bool:

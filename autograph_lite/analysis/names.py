@@ -11,7 +11,8 @@ import threading
 
 import gast
 
-_NESTED_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+from .blocks import SCOPES
+
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
@@ -107,7 +108,7 @@ def _collect_reads(node: gast.AST, found: set[str], remember: bool = True) -> No
         return
     if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
         found.add(node.target.id)
-    if isinstance(node, _NESTED_SCOPES + _COMPREHENSIONS):
+    if isinstance(node, SCOPES + _COMPREHENSIONS):
         found |= _free_reads(node)
         return
     for child in gast.iter_child_nodes(node):

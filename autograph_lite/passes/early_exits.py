@@ -29,7 +29,6 @@ from ..errors import Location, UnsupportedSyntaxError
 from ..generated_names import RETURN_VALUE, RETURNED
 from . import templates
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _LOOPS = (gast.For, gast.While)
 
 
@@ -253,7 +252,7 @@ def _always_exits(statements: list[gast.stmt]) -> bool:
 
 
 def _contains(node: gast.AST, kind: type) -> bool:
-    return not isinstance(node, _SCOPES) and blocks.contains([node], kind)
+    return not isinstance(node, blocks.SCOPES) and blocks.contains([node], kind)
 
 
 def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
@@ -265,7 +264,7 @@ def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
             return True
         if isinstance(node, _LOOPS):
             pending.extend(node.orelse)  # a loop's own body consumes its break / continue
-        elif not isinstance(node, _SCOPES):
+        elif not isinstance(node, blocks.SCOPES):
             pending.extend(blocks.child_statements(node))
     return False
 

@@ -15,9 +15,9 @@ import ast
 
 import gast
 
+from ..analysis.blocks import SCOPES, blocks_of
 from . import templates
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def first_effect(body: list[gast.stmt]) -> str | None:
@@ -30,10 +30,10 @@ def first_effect(body: list[gast.stmt]) -> str | None:
     runtime call), so only statements and their targets are looked at.
     """
     for statement in body:
-        if isinstance(statement, _SCOPES):
+        if isinstance(statement, SCOPES):
             continue  # generated helpers are summarised by their call's keyword; user functions run later
         effect = _own_effect(statement)
-        for block in _blocks(statement):
+        for block in blocks_of(statement):
             if effect is not None:
                 break
             effect = first_effect(block)
@@ -64,15 +64,6 @@ def _targets(statement: gast.stmt) -> list[gast.expr]:
     if isinstance(statement, gast.With):
         return [item.optional_vars for item in statement.items if item.optional_vars is not None]
     return []
-
-
-def _blocks(statement: gast.stmt) -> list[list[gast.stmt]]:
-    """The statement's blocks in source order (``try``: body, handlers, else, finally)."""
-    blocks = [getattr(statement, "body", None)]
-    blocks += [handler.body for handler in getattr(statement, "handlers", [])]
-    blocks += [case.body for case in getattr(statement, "cases", [])]
-    blocks += [getattr(statement, "orelse", None), getattr(statement, "finalbody", None)]
-    return [block for block in blocks if isinstance(block, list)]
 
 
 def _reported_effect(call: gast.Call) -> str | None:

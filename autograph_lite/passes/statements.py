@@ -7,7 +7,7 @@ from __future__ import annotations
 import gast
 
 from ..analysis import StatementInfo
-from ..analysis.blocks import child_statements, statements_within
+from ..analysis.blocks import blocks_of, child_statements, statements_within
 from ..errors import UnsupportedSyntaxError
 from . import templates
 
@@ -17,12 +17,8 @@ class BlockTransformer(gast.NodeTransformer):
     expression, which is most of a tree. A ``visit_X`` may return a list of statements."""
 
     def generic_visit(self, node: gast.AST) -> gast.AST:
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                setattr(node, field, self._visit_block(block))
-        for clause in getattr(node, "handlers", []) + getattr(node, "cases", []):
-            clause.body = self._visit_block(clause.body)
+        for block in blocks_of(node):
+            block[:] = self._visit_block(block)
         return node
 
     def _visit_block(self, statements: list[gast.stmt]) -> list[gast.stmt]:
