@@ -67,7 +67,10 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     )
     module = ast.Module(body=[factory], type_ignores=[])
     first_line = getattr(rewritten, "lineno", 1)
-    scaffolding = [factory, *ast.walk(factory.args), *(ast.walk(body[1]) if len(body) > 1 else body)]
+    returned = body[-1]  # `return _ag_converted`, or `return <the user's lambda>`
+    scaffolding = [factory, returned, *ast.walk(factory.args)]
+    if isinstance(function, ast.FunctionDef):
+        scaffolding.append(returned.value)
     for node in scaffolding:
         _place(node, first_line)
     flags = original.__code__.co_flags & _FUTURE_FLAGS

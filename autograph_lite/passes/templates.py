@@ -96,7 +96,7 @@ def helper(function_name: str, parameters: Iterable[str], body: list[gast.stmt],
         args=[_at(gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), line) for p in parameters],
         posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
     )
-    returned = _at(gast.Return(value=result), line)
+    returned = return_statement(result, line)
     return _at(
         gast.FunctionDef(name=function_name, args=arguments, body=body + [returned], decorator_list=[],
                          returns=None, type_comment=None, type_params=[]),

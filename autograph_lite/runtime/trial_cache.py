@@ -5,8 +5,9 @@ loop nested in another staged loop is reached twice per trace of the outer one: 
 trial and in its real staging, and at every level of nesting again, so the innermost body would be
 traced aside 2**depth times. The decision is a function of the body's code and of what it sees:
 the shapes, dtypes and traced-ness of its carried values and of the arrays it closes over, and the
-Python values among them. Those are summarised in a key; a body that sees anything else (a list, a
-module object of the user's, any mutable object) gets no key and is traced aside as before.
+Python values among them (tuples and lists by their contents, concrete arrays and the runtime's own
+objects by identity). Those are summarised in a key; a body that sees anything else (a dict, an
+object of the user's) gets no key and is traced aside as before.
 
 The memory lasts while the outermost ``for`` statement runs, so one trace never reuses another's
 decisions (a global changed between calls is seen again).
@@ -96,7 +97,8 @@ def _summary(value: Any, depth: int) -> Hashable:
         cells = tuple(_summary(_cell_contents(c), depth + 1) for c in value.__closure__ or ())
         defaults = _summary(value.__defaults__ or (), depth + 1)
         return ("function", value.__code__, value.__code__.co_filename, id(value.__globals__), cells, defaults)
-    if isinstance(value, _STABLE) or type(value).__module__.partition(".runtime")[0] + ".runtime" == _RUNTIME:
+    module = type(value).__module__
+    if isinstance(value, _STABLE) or module == _RUNTIME or module.startswith(_RUNTIME + "."):
         _state.alive.append(value)  # the runtime's own objects (the operators): the same object decides the same
         return ("object", id(value))
     raise _NoKey
