@@ -12,7 +12,7 @@ from __future__ import annotations
 import gast
 
 from .blocks import SCOPES
-from .names import reads, target_names, unchanging_tree, writes
+from .names import reads, target_names, writes
 
 _LEFT = None  # the state after a statement that never completes normally
 
@@ -22,9 +22,8 @@ def assigned_before_every_read(function: gast.FunctionDef) -> frozenset[str]:
     checker = _Checker()
     parameters = {a.id for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
     parameters |= {a.id for a in (function.args.vararg, function.args.kwarg) if a is not None}
-    with unchanging_tree():
-        checker.block(function.body, frozenset(parameters))
-        return frozenset(writes(function.body) - checker.unsafe)
+    checker.block(function.body, frozenset(parameters))
+    return frozenset(writes(function.body) - checker.unsafe)
 
 
 class _Checker:

@@ -57,7 +57,7 @@ def _rewrite_scope(
     for nested in _nested_scopes(function) if may_nest else ():
         _rewrite_nested(nested, locate, leave_call_as_is, local_names)
     placeholders = frozenset({RETURN_VALUE})
-    with unchanging_tree():  # until the early-exit pass, nothing changes this scope
+    with unchanging_tree():  # until the early-exit pass, nothing changes this scope: one memo for both
         validate.transform(function, locate, is_generator)
         if isinstance(function, gast.FunctionDef):
             placeholders |= assigned_before_every_read(function)

@@ -8,7 +8,6 @@ import gast
 
 from ..analysis import declared_outer, writes
 from ..analysis.blocks import child_statements
-from ..analysis.names import unchanging_tree
 from ..errors import Location, UnsupportedSyntaxError
 
 _CONTROL_FLOW = (gast.If, gast.While, gast.For)
@@ -22,9 +21,8 @@ def transform(function: gast.AST, locate: Callable[[gast.AST], Location], is_gen
     the ``while`` tests that may hold a walrus are checked directly.
     """
     checker = _Checker(locate, declared_outer(_own_body(function)), is_generator)
-    with unchanging_tree():
-        for statement in _own_body(function):
-            checker.visit(statement)
+    for statement in _own_body(function):
+        checker.visit(statement)
     return function
 
 
