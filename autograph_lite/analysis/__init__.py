@@ -34,18 +34,24 @@ class StatementInfo:
 
 
 def analyze(
-    function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str]] | None = None
+    function: gast.FunctionDef,
+    loop_test_reads: dict[gast.AST, set[str]] | None = None,
+    cells: frozenset[str] = frozenset(),
 ) -> dict[gast.AST, StatementInfo]:
     """Side table from each compound statement of ``function`` to its ``StatementInfo``.
 
     ``loop_test_reads`` names what a ``for`` loop's stop test (from ``break`` / ``return``) reads:
-    like a ``while`` test, it runs again after every iteration.
+    like a ``while`` test, it runs again after every iteration. ``cells`` are the names nested
+    functions refer to: a statement that writes one carries it whatever the liveness says, since a
+    closure may read it at any later time.
     """
     with unchanging_tree():
-        return _analyze(function, loop_test_reads or {})
+        return _analyze(function, loop_test_reads or {}, cells)
 
 
-def _analyze(function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str]]) -> dict[gast.AST, StatementInfo]:
+def _analyze(
+    function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str]], cells: frozenset[str]
+) -> dict[gast.AST, StatementInfo]:
     liveness = Liveness(loop_test_reads)
     liveness.analyze_function(function)
     definitions = Definitions()
@@ -58,7 +64,7 @@ def _analyze(function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str
         needed = live_after | liveness.live_into_body[node]
         if isinstance(node, gast.While):
             needed |= reads(node.test)  # the test runs again after every iteration
-        needed |= loop_test_reads.get(node, set())
+        needed |= loop_test_reads.get(node, set()) | cells
         carried = tuple(sorted(written & needed))
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
         table[node] = StatementInfo(

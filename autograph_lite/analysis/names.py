@@ -115,6 +115,13 @@ def _collect_reads(node: gast.AST, found: set[str], remember: bool = True) -> No
         _collect_reads(child, found)
 
 
+def free_names(scope: gast.AST) -> set[str]:
+    """Names a nested scope refers to outside itself: its free reads, and the names it declares
+    ``nonlocal`` (at any depth), which it may also assign."""
+    declared = {name for node in gast.walk(scope) if isinstance(node, gast.Nonlocal) for name in node.names}
+    return _free_reads(scope) | declared
+
+
 def _free_reads(node: gast.AST) -> set[str]:
     """Reads inside a nested scope that refer to names outside it."""
     inner_reads: set[str] = set()

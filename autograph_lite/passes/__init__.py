@@ -16,6 +16,7 @@ from typing import Callable
 import gast
 
 from ..analysis import analyze, reads, writes
+from ..analysis.cells import cell_names
 from ..analysis.assigned_before_read import assigned_before_every_read
 from ..analysis.names import unchanging_tree, without_walrus
 from ..generated_names import RETURN_VALUE
@@ -54,6 +55,7 @@ def _rewrite_scope(
     assigned = frozenset(writes(function.body)) if isinstance(function, gast.FunctionDef) else frozenset()
     own_names = _parameters(function) | assigned  # the names later passes generate are never item targets
     local_names = enclosing_names | own_names
+    cells = cell_names(function, own_names) if may_nest else frozenset()
     for nested in _nested_scopes(function) if may_nest else ():
         _rewrite_nested(nested, locate, leave_call_as_is, local_names)
     placeholders = frozenset({RETURN_VALUE})
@@ -69,10 +71,10 @@ def _rewrite_scope(
     for node, test in stop_tests.items():
         stop_tests[node] = logical_expressions.transform_expression(test, locate)
     if isinstance(function, gast.FunctionDef):
-        info = analyze(function, {node: reads(test) for node, test in stop_tests.items()})
+        info = analyze(function, {node: reads(test) for node, test in stop_tests.items()}, cells)
         unbound_reads.transform(function, info, placeholders)
-        conditionals.transform(function, info, placeholders, locate)
-        loops.transform(function, info, placeholders, stop_tests, locate)
+        conditionals.transform(function, info, placeholders, locate, cells)
+        loops.transform(function, info, placeholders, stop_tests, locate, cells)
         drop_redundant_binds(function)
 
 

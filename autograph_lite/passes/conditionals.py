@@ -15,8 +15,9 @@ from .effects import first_effect
 from .statements import StatementPass, bind_before
 
 
-def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate) -> gast.AST:
-    return _Conditionals(info, placeholders, locate).run(function)
+def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate,
+              cells: frozenset[str] = frozenset()) -> gast.AST:
+    return _Conditionals(info, placeholders, locate, cells).run(function)
 
 
 class _Conditionals(StatementPass):
@@ -27,12 +28,13 @@ class _Conditionals(StatementPass):
         info = self.info[node]
         carried = info.carried
         assigned_by_both = _assigned_by_both(node)
-        inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body)
+        # A cell is passed in even when both branches assign it: a closure may read it before.
+        inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body or n in self.cells)
         true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
         line = node.lineno
         helpers = [
-            templates.helper(true_name, inputs, node.body or [templates.pass_statement(line)], templates.names(carried, line), line),
-            templates.helper(false_name, inputs, node.orelse or [templates.pass_statement(line)], templates.names(carried, line), line),
+            templates.helper(true_name, inputs, node.body or [templates.pass_statement(line)], templates.names(carried, line), line, self.cells),
+            templates.helper(false_name, inputs, node.orelse or [templates.pass_statement(line)], templates.names(carried, line), line, self.cells),
         ]
         effect = first_effect(node.body + node.orelse)
         arguments = [node.test, templates.name(true_name, line), templates.name(false_name, line),

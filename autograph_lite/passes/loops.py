@@ -27,13 +27,15 @@ def transform(
     placeholders: frozenset[str],
     stop_tests: dict[gast.For, gast.expr],
     locate,
+    cells: frozenset[str] = frozenset(),
 ) -> gast.AST:
-    return _Loops(info, placeholders, stop_tests, locate).run(function)
+    return _Loops(info, placeholders, stop_tests, locate, cells).run(function)
 
 
 class _Loops(StatementPass):
-    def __init__(self, info, placeholders: frozenset[str], stop_tests: dict[gast.For, gast.expr], locate):
-        super().__init__(info, placeholders, locate)
+    def __init__(self, info, placeholders: frozenset[str], stop_tests: dict[gast.For, gast.expr], locate,
+                 cells: frozenset[str]):
+        super().__init__(info, placeholders, locate, cells)
         self.stop_tests = stop_tests
 
     def visit_While(self, node: gast.While) -> list[gast.stmt]:
@@ -45,8 +47,8 @@ class _Loops(StatementPass):
         test_name, body_name = self.unique("while_test", node), self.unique("while_body", node)
         line = node.lineno
         helpers = [
-            templates.helper(test_name, carried, [], node.test, line),
-            templates.helper(body_name, carried, node.body, templates.names(carried, line), line),
+            templates.helper(test_name, carried, [], node.test, line, self.cells),
+            templates.helper(body_name, carried, node.body, templates.names(carried, line), line, self.cells),
         ]
         arguments = [templates.name(test_name, line), templates.name(body_name, line),
                      templates.names(carried, line), templates.strings(carried, line)]
@@ -68,10 +70,11 @@ class _Loops(StatementPass):
         line = node.lineno
         unpack = [] if simple_target else [templates.assign(node.target, templates.name(ITEM, line), line)]
         keywords = _effect_keyword(node.body, line)
-        helpers = [templates.helper(body_name, (item,) + carried, unpack + node.body, templates.names(carried, line), line)]
+        helpers = [templates.helper(body_name, (item,) + carried, unpack + node.body, templates.names(carried, line), line,
+                                    self.cells)]
         if node in self.stop_tests:
             test_name = self.unique("for_test", node)
-            helpers.insert(0, templates.helper(test_name, carried, [], self.stop_tests[node], line))
+            helpers.insert(0, templates.helper(test_name, carried, [], self.stop_tests[node], line, self.cells))
             keywords.append(templates.keyword("stop_test", templates.name(test_name, line)))
         assigned_first = [
             n for n in carried if (n in info.unbound or n in info.maybe_unbound) and n not in info.live_into_body

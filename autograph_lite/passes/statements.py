@@ -36,11 +36,14 @@ class StatementPass(BlockTransformer):
     user's own nested functions are not: they are converted on their own when they are called.
     """
 
-    def __init__(self, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate):
+    def __init__(self, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate,
+                 cells: frozenset[str] = frozenset()):
         self.info = info
         self.locate = locate
         # Names that may start as zeros where unassigned: every read of theirs follows an assignment.
         self.placeholders = placeholders
+        # Names a nested function of the user's refers to: helpers keep them in their cells.
+        self.cells = cells
         self.used_names: set[str] = set()
 
     def run(self, function: gast.AST) -> gast.AST:
@@ -106,7 +109,7 @@ def drop_redundant_binds(function: gast.AST) -> gast.AST:
     while pending:
         node = pending.pop()
         if isinstance(node, gast.FunctionDef) and node.name.startswith(templates.PREFIX):
-            parameters = {a.id for a in node.args.args}
+            parameters = templates.helper_parameters(node)
             node.body = [s for s in node.body if not _binds_maybe_undefined(s, parameters)]
         pending.extend(child_statements(node))  # helpers are statements, nested in blocks and helpers
     return function

@@ -90,18 +90,46 @@ def pass_statement(line: int) -> gast.Pass:
     return _at(gast.Pass(), line)
 
 
-def helper(function_name: str, parameters: Iterable[str], body: list[gast.stmt], result: gast.expr, line: int) -> gast.FunctionDef:
-    """``def function_name(*parameters): body; return result``."""
+def helper(
+    function_name: str,
+    parameters: Iterable[str],
+    body: list[gast.stmt],
+    result: gast.expr,
+    line: int,
+    cells: frozenset[str] = frozenset(),
+) -> gast.FunctionDef:
+    """``def function_name(*parameters): body; return result``.
+
+    A parameter that is a cell variable of the user's function (``cells``: a closure reads it)
+    must not shadow the cell: it arrives as ``_ag_cell_<name>`` and is stored into the cell, which
+    the helper declares ``nonlocal``, so closures see every assignment the body makes.
+    """
+    parameters = tuple(parameters)
+    in_cells = [p for p in parameters if p in cells]
     arguments = gast.arguments(
-        args=[_at(gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), line) for p in parameters],
+        args=[_at(gast.Name(id=cell_parameter(p) if p in cells else p, ctx=gast.Param(), annotation=None,
+                            type_comment=None), line) for p in parameters],
         posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
     )
+    prelude = [_at(gast.Nonlocal(names=in_cells), line)] if in_cells else []
+    prelude += [assign(p, name(cell_parameter(p), line), line) for p in in_cells]
     returned = return_statement(result, line)
     return _at(
-        gast.FunctionDef(name=function_name, args=arguments, body=body + [returned], decorator_list=[],
+        gast.FunctionDef(name=function_name, args=arguments, body=prelude + body + [returned], decorator_list=[],
                          returns=None, type_comment=None, type_params=[]),
         line,
     )
+
+
+def cell_parameter(identifier: str) -> str:
+    """The parameter through which a helper receives the value of the cell variable ``identifier``."""
+    return f"{PREFIX}cell_{identifier}"
+
+
+def helper_parameters(function: gast.FunctionDef) -> set[str]:
+    """The names a helper binds on entry: its parameters, cell variables by their own names."""
+    prefix = cell_parameter("")
+    return {a.id[len(prefix):] if a.id.startswith(prefix) else a.id for a in function.args.args}
 
 
 def assign_results(targets: tuple[str, ...], value: gast.expr, line: int) -> gast.stmt:

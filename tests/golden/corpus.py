@@ -152,6 +152,16 @@ def builtins_on_traced_values(x, y):
     return biggest
 
 
+def closure_reads_loop_variable(n):
+    i = 0
+    get = lambda: i * 10  # noqa: E731
+    total = 0
+    while i < n:
+        total = total + get()
+        i += 1
+    return total
+
+
 F32 = jnp.float32
 I32 = jnp.int32
 _ROWS = jnp.asarray([1.0, -2.0, 3.0], F32)
@@ -173,4 +183,5 @@ EXAMPLES = {
     "nested_function_and_lambda": [(F32(2.0),), (F32(0.5),), (F32(-1.0),)],
     "explicit_loop_choices": [(F32(1.0),)],
     "builtins_on_traced_values": [(F32(1.0), F32(2.0)), (F32(-1.0), F32(2.0))],
+    "closure_reads_loop_variable": [(I32(0),), (I32(3),)],
 }
