@@ -2,7 +2,9 @@
 
 Runs after the early-exit pass, so inside loops there is no ``break``, ``continue`` or ``return``
 left; a ``return`` or ``raise`` elsewhere simply ends the path. For every compound statement it
-records the names live right after it and, for loops, the names live at the top of the body.
+records the names live right after it and, for loops, the names live at the top of the body; for
+every statement of the blocks it enters, simple ones included, the names live right after it (an
+item update whose container is dead afterwards is one nobody sees).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ class Liveness:
         # What a `for` loop's stop test reads: it runs at the loop head, like a `while` test.
         self.loop_test_reads = loop_test_reads or {}
         self.live_after: dict[gast.AST, frozenset[str]] = {}
+        # Every statement's, simple ones included (a loop's body records its value at the fixpoint).
+        self.live_after_statement: dict[gast.AST, frozenset[str]] = {}
         # Names read in a body (or branch) before the body is sure to have written them.
         self.live_into_body: dict[gast.AST, frozenset[str]] = {}
 
@@ -30,6 +34,7 @@ class Liveness:
     def block(self, statements: list[gast.stmt], live_out: frozenset[str]) -> frozenset[str]:
         live = live_out
         for statement in reversed(statements):
+            self.live_after_statement[statement] = live
             live = self.statement(statement, live)
         return live
 

@@ -64,7 +64,7 @@ def _rewrite_scope(
         if isinstance(function, gast.FunctionDef):
             placeholders |= assigned_before_every_read(function)
     stop_tests = early_exits.transform(function, locate)
-    item_updates.transform(function, own_names)
+    item_updates.transform(function, own_names, _parameters(function))
     list_appends.transform(function, assigned)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)

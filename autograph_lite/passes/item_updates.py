@@ -7,12 +7,19 @@ On a JAX array the runtime uses ``x.at[i].set(v)`` / ``.add(v)`` / ...; on a lis
 array it assigns in place and returns the same object, so Python semantics are kept. As a
 rebinding, ``x`` becomes a variable written by the statement, and a staged branch or loop carries it.
 Only a local name as the container is rewritten (``self.w[i] = v`` and globals are left as written).
+
+A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
+seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
+that let the runtime raise a located error for a JAX array (see ``analysis.lost_updates``):
+
+    x[i] = v     ->  x = _ag.setitem(x, i, v, name='x', from_caller_of='f', aliases={'w': lambda: w})
 """
 
 from __future__ import annotations
 
 import gast
 
+from ..analysis.lost_updates import UpdateFacts, lost_update_candidates, updated_name
 from . import templates
 from .statements import BlockTransformer
 
@@ -23,18 +30,21 @@ _AUGMENTED = {
 }
 
 
-def transform(function: gast.AST, local_names: frozenset[str]) -> gast.AST:
+def transform(function: gast.AST, local_names: frozenset[str], parameters: frozenset[str]) -> gast.AST:
     """``local_names``: the function's parameters and assigned names. A container from outside the
     function (a global, a closure variable) is updated in place as written: rebinding it would make
     it a local."""
     if isinstance(function, gast.FunctionDef):
-        _ItemUpdates(local_names).visit(function)
+        facts = lost_update_candidates(function, parameters)
+        _ItemUpdates(local_names, facts, function.name).visit(function)
     return function
 
 
 class _ItemUpdates(BlockTransformer):
-    def __init__(self, local_names: frozenset[str]) -> None:
+    def __init__(self, local_names: frozenset[str], facts: dict[gast.AST, UpdateFacts], function_name: str) -> None:
         self.local_names = local_names
+        self.facts = facts
+        self.function_name = function_name
         self.depth = 0
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.AST:
@@ -51,29 +61,38 @@ class _ItemUpdates(BlockTransformer):
     visit_ClassDef = visit_AsyncFunctionDef = visit_Lambda
 
     def visit_Assign(self, node: gast.Assign) -> gast.stmt:
-        if len(node.targets) != 1 or not self._is_local_item(node.targets[0]):
+        if updated_name(node) not in self.local_names:
             return node
-        return self._rebind(node.targets[0], node.value, None, node.lineno)
+        return self._rebind(node, node.targets[0], node.value, None)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt:
-        if not self._is_local_item(node.target):
+        if updated_name(node) not in self.local_names:
             return node
-        return self._rebind(node.target, node.value, _AUGMENTED[type(node.op)], node.lineno)
+        return self._rebind(node, node.target, node.value, _AUGMENTED[type(node.op)])
 
-    def _rebind(self, target: gast.Subscript, value: gast.expr, operator: str | None, line: int) -> gast.stmt:
-        name = target.value.id
+    def _rebind(self, node: gast.stmt, target: gast.Subscript, value: gast.expr, operator: str | None) -> gast.stmt:
+        name, line = target.value.id, node.lineno
         arguments = [templates.name(name, line), _index_expression(target.slice), value]
         if operator:
             arguments.append(templates.constant(operator, line))
-        call = templates.runtime_call("setitem", arguments, line)
+        keywords = self._checks(self.facts.get(node), name, line)
+        call = templates.runtime_call("setitem", arguments, line, keywords)
         return templates.assign(name, call, line)
 
-    def _is_local_item(self, target: gast.expr) -> bool:
-        return (
-            isinstance(target, gast.Subscript)
-            and isinstance(target.value, gast.Name)
-            and target.value.id in self.local_names
-        )
+    def _checks(self, facts: UpdateFacts | None, name: str, line: int) -> list[gast.keyword]:
+        """The keywords that let the runtime refuse an update that a JAX array would hide."""
+        if facts is None:
+            return []
+        keywords = [templates.keyword("name", templates.constant(name, line))]
+        if facts.from_caller:
+            keywords.append(templates.keyword("from_caller_of", templates.constant(self.function_name, line)))
+        if facts.aliases:
+            # Lazy, one lambda per name: a name may be unbound yet, and only a JAX array needs them.
+            keys = [templates.constant(alias, line) for alias in facts.aliases]
+            values = [templates.lazy(templates.name(alias, line)) for alias in facts.aliases]
+            lazy_values = gast.copy_location(gast.Dict(keys=keys, values=values), keys[0])
+            keywords.append(templates.keyword("aliases", lazy_values))
+        return keywords
 
 
 def _index_expression(index: gast.expr) -> gast.expr:

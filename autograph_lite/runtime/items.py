@@ -1,11 +1,19 @@
-"""``x[i] = v`` and ``x[i] op= v`` on any container: ``.at[]`` updates for JAX arrays, in place otherwise."""
+"""``x[i] = v`` and ``x[i] op= v`` on any container: ``.at[]`` updates for JAX arrays, in place otherwise.
+
+A JAX array's update is a new array bound to ``x`` alone. Where the rewriter found that Python's
+in-place update would also be seen elsewhere (by the caller, or through another name), it passes
+``name`` and what to check; a JAX array there raises a located error instead of losing the update.
+"""
 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Callable
 
 import jax
+
+from ..errors import ConversionError
+from .locations import caller_location
 
 _AT_METHODS = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide", "**=": "power"}
 _BINARY = {
@@ -20,9 +28,19 @@ _IN_PLACE = {
 }
 
 
-def setitem(container: Any, index: Any, value: Any, augmented: str | None = None) -> Any:
-    """The container after ``container[index] = value`` (or ``container[index] augmented value``)."""
+def setitem(
+    container: Any, index: Any, value: Any, augmented: str | None = None, *,
+    name: str | None = None, from_caller_of: str | None = None, aliases: dict[str, Callable[[], Any]] | None = None,
+) -> Any:
+    """The container after ``container[index] = value`` (or ``container[index] augmented value``).
+
+    ``name`` is the container's variable; ``from_caller_of`` names the function when the variable may
+    hold its caller's value and is never read after the update; ``aliases`` gives, lazily, the other
+    variables that may refer to the same value and are read after it.
+    """
     if isinstance(container, jax.Array):
+        if name is not None:
+            _check_seen(container, name, from_caller_of, aliases or {})
         where = container.at[index]
         if augmented is None:
             return where.set(value)
@@ -34,3 +52,32 @@ def setitem(container: Any, index: Any, value: Any, augmented: str | None = None
     else:
         container[index] = _IN_PLACE[augmented](container[index], value)
     return container
+
+
+def _check_seen(array: jax.Array, name: str, from_caller_of: str | None, aliases: dict[str, Callable[[], Any]]) -> None:
+    """Raise where Python would update ``array`` in place for a reader the new array never reaches."""
+    for other, value_of in aliases.items():
+        try:
+            shared = value_of() is array
+        except NameError:  # not bound yet (UnboundLocalError and a free variable's NameError included)
+            continue
+        if shared:
+            raise ConversionError(
+                f"'{name}' is updated in place, but '{name}' and '{other}' refer to the same JAX array "
+                f"and '{other}' is read afterwards. A JAX array cannot change: the update makes a new "
+                f"array, bound to '{name}' only, so '{other}' keeps the old values (a NumPy array, list "
+                "or dict would change through both names).",
+                caller_location(),
+                f"Update '{other}' itself, or rebind it after the update (`{other} = {name}`); if '{other}' "
+                f"must keep the old values, copy where the second name is bound (`{name} = {other}.copy()`).",
+            )
+    if from_caller_of is not None:
+        raise ConversionError(
+            f"'{name}' is updated in place, but it may hold a JAX array from the caller of {from_caller_of} "
+            f"and its new value is not returned or read afterwards. A JAX array cannot change: the "
+            f"update makes a new array, bound to '{name}' inside {from_caller_of} only, so the caller "
+            "cannot see the update of a JAX array (a NumPy array, list or dict changes in place).",
+            caller_location(),
+            f"Return the array and assign it at the call site: `return {name}` in {from_caller_of}, and "
+            f"`x = {from_caller_of}(x, ...)` where it is called.",
+        )

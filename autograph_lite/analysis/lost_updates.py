@@ -1,0 +1,162 @@
+"""Item updates that a JAX array would hide from another reference to the same value.
+
+``x[i] = v`` is rewritten to ``x = setitem(x, i, v)``: NumPy arrays, lists and dicts change in place,
+but a JAX array cannot, so the update makes a new array bound to ``x`` alone. Where Python's update
+would be seen through another reference, the rewrite silently differs:
+
+- the caller's reference, when ``x`` may hold an argument (a parameter, or a name that plain
+  ``w = v`` assignments made refer to one) and the new value of ``x`` is never read afterwards
+  (for an update in a loop: after the outermost loop, since the back edge only feeds the body);
+- another name of this function that ``w = v`` assignments may have made refer to the same value,
+  live after the update.
+
+This module finds, before the rewrite, the updates where that may happen; the runtime decides, since
+only it sees whether the container is a JAX array and which candidate names hold that very array.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterator
+
+import gast
+
+from ..generated_names import PREFIX
+from .blocks import blocks_of, statements_within
+from .liveness import Liveness
+from .names import target_names, unchanging_tree, writes
+
+_ENTERED = (gast.If, gast.While, gast.For, gast.With, gast.Try)  # the statements both analyses enter
+_LOOPS = (gast.While, gast.For)
+
+
+@dataclasses.dataclass(frozen=True)
+class UpdateFacts:
+    """What the runtime checks at one item update when its container is a JAX array."""
+
+    # The container may hold the caller's value, and its new value is never read: the caller loses it.
+    from_caller: bool
+    # Other names that may refer to the container's value and are read after the update.
+    aliases: tuple[str, ...]
+
+
+def updated_name(statement: gast.AST) -> str | None:
+    """``x`` for ``x[...] = v`` and ``x[...] op= v``; ``None`` for any other statement."""
+    if isinstance(statement, gast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+    elif isinstance(statement, gast.AugAssign):
+        target = statement.target
+    else:
+        return None
+    if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+        return target.value.id
+    return None
+
+
+def lost_update_candidates(function: gast.FunctionDef, parameters: frozenset[str]) -> dict[gast.AST, UpdateFacts]:
+    """The item updates of ``function``'s own scope (not nested functions) that need a run-time
+    check, keyed by their statement nodes. Cheap when the function has no item update."""
+    updates = list(_updates(function.body, None))
+    if not updates:
+        return {}
+    with unchanging_tree():
+        liveness = Liveness()
+        liveness.analyze_function(function)
+        held = _CallerValues()
+        held.block(function.body, parameters)
+        classes = _alias_classes(function.body)
+    facts = {}
+    for node, name, outermost_loop in updates:
+        live = liveness.live_after_statement[node]
+        unread = name not in liveness.live_after_statement[outermost_loop or node]
+        from_caller = unread and name in held.before[node]
+        aliases = tuple(sorted((classes.get(name, frozenset()) - {name}) & live))
+        if from_caller or aliases:
+            facts[node] = UpdateFacts(from_caller, aliases)
+    return facts
+
+
+def _updates(
+    statements: list[gast.stmt], outermost_loop: gast.AST | None
+) -> Iterator[tuple[gast.AST, str, gast.AST | None]]:
+    """Each item update, its container's name and the outermost loop around it in this scope
+    (``None`` outside loops)."""
+    for statement in statements:
+        name = updated_name(statement)
+        if name is not None:
+            yield statement, name, outermost_loop
+        elif isinstance(statement, _ENTERED):
+            loop = outermost_loop or (statement if isinstance(statement, _LOOPS) else None)
+            for block in blocks_of(statement):
+                yield from _updates(block, loop)
+
+
+def _plain_copy(statement: gast.AST) -> tuple[list[str], str] | None:
+    """``(targets, source)`` for ``w = v`` (or ``w = u = v``) between names the user wrote."""
+    if not isinstance(statement, gast.Assign) or not isinstance(statement.value, gast.Name):
+        return None
+    if not all(isinstance(target, gast.Name) for target in statement.targets):
+        return None
+    targets = [t.id for t in statement.targets if not t.id.startswith(PREFIX)]
+    return (targets, statement.value.id) if targets and not statement.value.id.startswith(PREFIX) else None
+
+
+def _alias_classes(statements: list[gast.stmt]) -> dict[str, frozenset[str]]:
+    """Names joined by plain copies anywhere in the scope, whatever the order: a superset of the names
+    that may share a value at any point (the runtime compares identities)."""
+    classes: dict[str, frozenset[str]] = {}
+    for statement in statements_within(statements):
+        copied = _plain_copy(statement)
+        if copied is None:
+            continue
+        targets, source = copied
+        joined = frozenset().union(*(classes.get(n, frozenset({n})) for n in [*targets, source]))
+        classes.update(dict.fromkeys(joined, joined))
+    return classes
+
+
+class _CallerValues:
+    """Forward analysis: the names that may hold a value from the caller before each statement.
+
+    A parameter holds one until it is rebound; ``w = v`` passes ``v``'s state to ``w``; any other
+    binding ends it. An item update binds nothing (in place, the container stays the caller's).
+    """
+
+    def __init__(self) -> None:
+        self.before: dict[gast.AST, frozenset[str]] = {}
+
+    def block(self, statements: list[gast.stmt], held: frozenset[str]) -> frozenset[str]:
+        for statement in statements:
+            held = self.statement(statement, held)
+        return held
+
+    def statement(self, node: gast.stmt, held: frozenset[str]) -> frozenset[str]:
+        self.before[node] = held
+        if isinstance(node, gast.If):
+            return self.block(node.body, held) | self.block(node.orelse, held)
+        if isinstance(node, _LOOPS):
+            return self._loop(node, held)
+        if isinstance(node, gast.With):
+            return self.block(node.body, held - writes(node.items))
+        if isinstance(node, gast.Try):
+            body_end = self.block(node.body, held)
+            # A handler may start anywhere in the body: approximated by the states between its statements.
+            raised = held.union(body_end, *(self.before[s] for s in node.body))
+            ends = [self.block(node.orelse, body_end)] + [self.block(h.body, raised) for h in node.handlers]
+            return self.block(node.finalbody, frozenset().union(*ends))
+        copied = _plain_copy(node)
+        after = held - writes(node)
+        if copied is not None and copied[1] in held:
+            after |= frozenset(copied[0])
+        return after
+
+    def _loop(self, node: gast.While | gast.For, held: frozenset[str]) -> frozenset[str]:
+        """Iterate to the fixpoint: what the body leaves flows back to its top."""
+        bound = target_names(node.target) if isinstance(node, gast.For) else set()
+        head = held
+        while True:
+            widened = head | self.block(node.body, head - bound)
+            if widened == head:
+                break
+            head = widened
+        return self.block(node.orelse, head)
