@@ -25,6 +25,7 @@ from . import (
     calls,
     conditionals,
     early_exits,
+    fstrings,
     item_updates,
     list_appends,
     logical_expressions,
@@ -66,6 +67,7 @@ def _rewrite_scope(
     stop_tests = early_exits.transform(function, locate)
     item_updates.transform(function, own_names, _parameters(function))
     list_appends.transform(function, assigned)
+    fstrings.transform(function)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)
     for node, test in stop_tests.items():

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from jax.extend import source_info_util
 
-from . import appends, conditionals, items, logic, loops, values
+from . import appends, conditionals, items, logic, loops, printing, values
 from .calls import Calls
 
 
@@ -31,6 +31,8 @@ class Operators:
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
     append = staticmethod(appends.append)
+    format_string = staticmethod(printing.format_string)
+    format_message = staticmethod(printing.format_message)
 
     def __init__(self, static_loops: str, calls: Calls):
         if static_loops not in loops.STATIC_LOOP_MODES:

@@ -4,7 +4,7 @@ With concrete arguments every one of them is the builtin itself. With a traced a
 ``min`` / ``max`` of several values is ``jnp.minimum`` / ``jnp.maximum`` (of one 1-D array, its
 smallest / largest element), ``sum`` of an array adds its rows, ``any`` / ``all`` test its elements,
 ``int`` / ``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
-``print`` prints the run-time values on each call through ``jax.debug.print``.
+``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import builtins
 from typing import Any, Callable
 
-import jax
 import jax.numpy as jnp
 
 from ..errors import TracedPredicateError
+from . import printing
 from .locations import caller_location
 from .values import any_traced
 
@@ -100,25 +100,6 @@ def _bool(value: Any = False) -> Any:
     return array.reshape(()) != 0
 
 
-def _print(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None, flush: bool = False) -> None:
-    if file is not None or not any_traced(args):
-        builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-        return
-    pieces, traced = [], []
-    for value in args:
-        if any_traced(value):
-            pieces.append("{}")
-            traced.append(value)
-        else:
-            pieces.append(str(value).replace("{", "{{").replace("}", "}}"))
-    text = (" " if sep is None else sep).join(pieces)
-    ending = "\n" if end is None else end
-    # jax.debug.print ends every message with a newline; keep any other ending the user asked for.
-    if ending.endswith("\n"):
-        ending = ending[:-1]
-    jax.debug.print(text + ending.replace("{", "{{").replace("}", "}}"), *traced)
-
-
 TRACED_BUILTINS: dict[Any, Callable] = {
     builtins.min: _min_max(builtins.min, jnp.minimum, jnp.min),
     builtins.max: _min_max(builtins.max, jnp.maximum, jnp.max),
@@ -128,5 +109,5 @@ TRACED_BUILTINS: dict[Any, Callable] = {
     builtins.int: _int,
     builtins.float: _float,
     builtins.bool: _bool,
-    builtins.print: _print,
+    builtins.print: printing.print_,
 }

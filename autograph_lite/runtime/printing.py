@@ -1,0 +1,280 @@
+"""``print`` and f-strings in converted code: eager Python's text, in program order, on every call.
+
+Outside any JAX trace ``print`` is the builtin, run at once. Under a trace (``jit``, ``grad``,
+``vmap``, a staged branch or loop body, a trial trace of the static-loop policy) nothing is printed
+while tracing: each ``print`` becomes one ordered ``jax.debug.callback`` that writes its text when
+the compiled program runs. Concrete parts (strings, Python numbers, NumPy arrays, static arguments)
+are formatted into the text at trace time; traced values travel to the callback and are formatted
+there, as jax arrays, exactly as eager code formats them. So a print happens on every call of a
+cached program, in program order, only on the paths the program takes (the branch ``lax.cond`` did
+not take prints nothing), and a trace that is thrown away (a trial, a retraced branch) prints nothing.
+
+An f-string is evaluated before ``print`` sees it, so the rewriter turns it into
+:func:`format_string`: a plain ``str`` when every value is concrete, otherwise a
+:class:`DeferredText` that ``print`` writes at run time and that refuses, with a located error, to
+be used as a ``str`` anywhere else while it holds traced values.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+import string
+import sys
+from typing import Any, Callable, Iterator
+
+import jax
+import numpy as np
+from jax.extend import core as jex_core
+
+from ..errors import ConversionError
+from .locations import caller_location
+from .values import any_traced, is_traced
+
+_PARSER = string.Formatter()
+
+
+def inside_a_trace() -> bool:
+    """True while JAX traces the code that is running (jit, grad, vmap, make_jaxpr, a lax body).
+
+    ``take_current_trace`` (public, in jax.extend.core) yields the trace that is current on entry;
+    outside every transformation that is the evaluation trace, which ``jax.core.eval_context``
+    installs. Without that API, answer True: a debug callback outside a trace runs at once, so print
+    stays right, only going through JAX.
+    """
+    try:
+        with jex_core.take_current_trace() as current:
+            pass
+        with jax.core.eval_context(), jex_core.take_current_trace() as evaluating:
+            pass
+    except AttributeError:
+        return True
+    return current is not evaluating
+
+
+@jax.tree_util.register_pytree_node_class
+class DeferredText:
+    """The text of an f-string with traced values: ``template.format(*values)``, known at run time.
+
+    A pytree (its values are the children), so it can be carried through a staged branch or loop
+    and returned from ``jit``. Used as a ``str`` (``str()``, concatenation, a dict key, ``len``, a
+    str method, a comparison) it gives its text once no value in it is traced, and otherwise raises
+    a located ``ConversionError``: while tracing there is no text yet, and a placeholder would be a
+    silently wrong string.
+    """
+
+    __slots__ = ("template", "values")
+
+    def __init__(self, template: str, values: tuple):
+        self.template = template
+        self.values = values
+
+    def tree_flatten(self) -> tuple[tuple, str]:
+        return self.values, self.template
+
+    @classmethod
+    def tree_unflatten(cls, template: str, values: Any) -> "DeferredText":
+        return cls(template, tuple(values))
+
+    def text(self, use: str = "is used as a str") -> str:
+        if any_traced(self.values):
+            raise _no_text_yet(self.template, use)
+        return self.template.format(*(_realized(value) for value in self.values))
+
+    def __radd__(self, other: Any) -> Any:
+        return other + self.text()
+
+    def __bool__(self) -> bool:
+        return bool(self.text())
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or not hasattr(str, name):
+            raise AttributeError(name)
+        return getattr(self.text(), name)
+
+
+def _as_str_method(name: str) -> Callable:
+    def method(self: DeferredText, *args: Any) -> Any:
+        args = tuple(arg.text() if isinstance(arg, DeferredText) else arg for arg in args)
+        return getattr(self.text(), name)(*args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in (
+    "__str__", "__repr__", "__format__", "__hash__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
+    "__ge__", "__add__", "__mul__", "__rmul__", "__mod__", "__len__", "__iter__", "__getitem__",
+    "__contains__",
+):
+    setattr(DeferredText, _name, _as_str_method(_name))
+
+
+def _realized(value: Any) -> Any:
+    """``value`` with every DeferredText in it replaced by its text."""
+    is_text = lambda leaf: isinstance(leaf, DeferredText)  # noqa: E731
+    return jax.tree_util.tree_map(lambda leaf: leaf.text() if is_text(leaf) else leaf, value, is_leaf=is_text)
+
+
+def _no_text_yet(template: str, use: str) -> ConversionError:
+    return ConversionError(
+        f"a string formatted from a traced value (template {template!r}) {use}; its text "
+        "exists only when the compiled program runs, and while tracing only print(...) can show it",
+        caller_location(),
+        "Pass it to print(...) as it is, or build strings used otherwise from concrete values only "
+        "(static arguments, shapes, Python numbers).",
+    )
+
+
+# --- f-strings ----------------------------------------------------------------------------------
+
+
+def format_string(template: str, *values: Any) -> Any:
+    """An f-string: ``template`` is its text as a ``str.format`` template, one field per value.
+
+    The rewriter writes ``f"loss {loss:.3f}"`` as ``format_string('loss {:.3f}', loss)``; a nested
+    field of a format spec takes the value after its field's own (``f"{x:{width}}"`` is
+    ``format_string('{:{}}', x, width)``). With concrete values the result is the f-string's str.
+    """
+    if not any_traced(values):
+        return template.format(*values)
+    kept_template, kept = [], []
+    remaining = iter(values)
+    for literal, field, spec, conversion in _PARSER.parse(template):
+        kept_template.append(_escaped(literal))
+        if field is None:
+            continue
+        value = next(remaining)
+        spec = _resolved_spec(spec or "", remaining)
+        if any_traced(value):
+            _check_spec(value, conversion, spec)
+            kept_template.append("{" + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}")
+            kept.append(value)
+        else:
+            kept_template.append(_escaped(format(_converted(value, conversion), spec)))
+    return DeferredText("".join(kept_template), tuple(kept))
+
+
+def format_message(template: str, *values: Any) -> str:
+    """An f-string in a ``raise`` or an ``assert`` message: an exception needs its text now."""
+    text = format_string(template, *values)
+    return text.text("is an exception message") if isinstance(text, DeferredText) else text
+
+
+def _resolved_spec(spec: str, remaining: Iterator[Any]) -> str:
+    """The spec with its own fields (``{}`` in ``:{width}``) filled from the next values."""
+    fields = sum(1 for _, name, _, _ in _PARSER.parse(spec) if name is not None)
+    if not fields:
+        return spec
+    nested_values = tuple(itertools.islice(remaining, fields))
+    if any_traced(nested_values):
+        raise ConversionError(
+            f"the format spec {spec!r} of an f-string field takes a traced value, and the spec decides "
+            "the text's layout while tracing",
+            caller_location(),
+            "Compute the width or precision from concrete values (static arguments, shapes).",
+        )
+    return spec.format(*nested_values)
+
+
+def _check_spec(value: Any, conversion: str | None, spec: str) -> None:
+    """Raise now the error eager Python would raise for this spec (``:d`` of a float, ``:.3f`` of a vector).
+
+    The spec is tried on a stand-in of zeros with the traced value's dtype and number of dimensions:
+    whether formatting fails depends on those only (jax arrays format through NumPy).
+    """
+    if not spec:
+        return
+
+    def stand_in(leaf: Any) -> Any:
+        if isinstance(leaf, DeferredText):
+            return ""
+        if not is_traced(leaf):
+            return leaf
+        aval = jax.typeof(leaf)
+        zeros = np.zeros((0,) * aval.ndim, aval.dtype)
+        return zeros[()] if aval.ndim == 0 else zeros
+
+    is_text = lambda leaf: isinstance(leaf, DeferredText)  # noqa: E731
+    format(_converted(jax.tree_util.tree_map(stand_in, value, is_leaf=is_text), conversion), spec)
+
+
+def _converted(value: Any, conversion: str | None) -> Any:
+    return {"r": repr, "s": str, "a": ascii}[conversion](value) if conversion else value
+
+
+def _escaped(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+# --- print --------------------------------------------------------------------------------------
+
+
+def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
+    """The builtin ``print`` in converted code: at once outside a trace, at run time under one."""
+    if not inside_a_trace():
+        # No jax.effects_barrier() first: called from a host callback it would wait for itself.
+        builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+        return
+    between, after = _separator("sep", sep, " "), _separator("end", end, "\n")
+    template, values = [], []
+    for index, value in enumerate(args):
+        if index:
+            template.append(between[0])
+            values.extend(between[1])
+        template.append("{!s}")
+        values.append(value)
+    template.append(after[0])
+    values.extend(after[1])
+    _write_at_run_time(format_string("".join(template), *values), _stream(file), flush)
+
+
+def _separator(name: str, separator: Any, default: str) -> tuple[str, tuple]:
+    """``sep`` or ``end`` as a piece of template and its values; Python's TypeError for a non-string."""
+    if separator is None:
+        return _escaped(default), ()
+    if isinstance(separator, str):
+        return _escaped(separator), ()
+    if isinstance(separator, DeferredText):
+        return "{!s}", (separator,)
+    raise TypeError(f"{name} must be None or a string, not {type(separator).__name__}")
+
+
+def _stream(file: Any) -> Callable[[], Any]:
+    """The file to write to, looked up at run time: ``sys.stdout`` is the one of the moment of the
+    call (a later call of a cached program may run under another redirection), as eager ``print``
+    would see it; so is ``sys.stderr`` when it was the ``file``. Any other file is the object given."""
+    if file is None or file is sys.stdout:
+        return lambda: sys.stdout
+    if file is sys.stderr:
+        return lambda: sys.stderr
+    return lambda: file
+
+
+def _write_at_run_time(text: Any, stream: Callable[[], Any], flush: bool) -> None:
+    """One ordered debug callback that writes ``text`` (a str or a DeferredText) when the program runs.
+
+    Only the traced leaves are operands; everything else is kept here, so no tracer outlives the
+    trace. NumPy's print options are those of the trace, as with ``jax.debug.print``.
+    """
+    leaves, tree = jax.tree_util.tree_flatten(text)
+    traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
+    kept = [None if is_traced(leaf) else leaf for leaf in leaves]
+    options = np.get_printoptions()
+
+    def write(*traced: Any) -> None:
+        filled = list(kept)
+        for index, value in zip(traced_at, traced):
+            filled[index] = value
+        with np.printoptions(**options):
+            rendered = _realized(jax.tree_util.tree_unflatten(tree, filled))
+        builtins.print(rendered, end="", file=stream(), flush=flush)
+
+    jax.debug.callback(write, *(leaves[index] for index in traced_at), ordered=_ordered())
+
+
+def _ordered() -> bool:
+    """Ordered callbacks keep program order; JAX cannot lower them in a program that spans several
+    devices, so a process that sees more than one device prints unordered (each print still runs
+    at run time on every call)."""
+    return jax.device_count() == 1
