@@ -30,6 +30,7 @@ from . import (
     list_appends,
     logical_expressions,
     loops,
+    outer_writes,
     unbound_reads,
     validate,
 )
@@ -64,6 +65,7 @@ def _rewrite_scope(
         validate.transform(function, locate, is_generator)
         if isinstance(function, gast.FunctionDef):
             placeholders |= assigned_before_every_read(function)
+    outer_writes.transform(function)  # before any pass generates helpers with `nonlocal` of their own
     stop_tests = early_exits.transform(function, locate)
     item_updates.transform(function, own_names, _parameters(function))
     list_appends.transform(function, assigned)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from jax.extend import source_info_util
 
-from . import appends, conditionals, items, logic, loops, printing, values
+from . import appends, conditionals, effects, items, logic, loops, printing, values
 from .calls import Calls
 
 
@@ -31,6 +31,7 @@ class Operators:
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
     append = staticmethod(appends.append)
+    outer_write = staticmethod(effects.outer_write)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
 

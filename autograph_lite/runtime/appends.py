@@ -6,24 +6,50 @@ appended to ``ys`` (through :func:`append` again, so an enclosing staged loop co
 turn). The list then holds what eager Python would have built, and ``jnp.stack(ys)`` gives the same
 array. Where the number of appends depends on run-time values (a traced ``while``, a traced ``if``,
 a loop left early with ``break``), it is an error with a fix.
+
+The stack of contexts kept here is the runtime's one notion of "inside staged code": every staged
+lowering (and every trial trace of the static-loop policy, marked ``trial``) pushes one around the
+user code it traces, and the effect checks of :mod:`.effects` read it too. A list created inside
+the innermost context (a helper's own list, see :mod:`.freshness`) is private to that trace: its
+appends run as Python.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
 import jax
 
 from ..errors import ConversionError, Location
+from .freshness import created_inside
 
 _state = threading.local()
 
 
-class Collector:
+class Staged:
+    """One staged trace in progress, as the effect checks see it.
+
+    ``trial`` marks a trace made only to decide how to run a statement (the static-loop policy's
+    trial, a ``while`` test evaluated aside): an effect there makes the statement run as Python
+    instead of raising. ``entered_from`` is the frame that entered the context (set by
+    :class:`inside`): the frames it calls run inside the trace.
+    """
+
+    def __init__(self, construct: str, location: Location | None, trial: bool = False):
+        self.construct = construct
+        self.location = location
+        self.trial = trial
+        self.entered_from = None
+
+
+class Collector(Staged):
     """The appends made while tracing one iteration of a staged loop body."""
 
-    def __init__(self) -> None:
+    def __init__(self, construct: str = "`for` loop staged as a lax.scan", location: Location | None = None,
+                 trial: bool = False) -> None:
+        super().__init__(construct, location, trial)
         self.appended: list[tuple[Any, Any]] = []
 
     def outputs(self) -> tuple:
@@ -39,17 +65,24 @@ class Collector:
                 append(target, target_rows[iteration])
 
 
-class Forbidden:
+class Forbidden(Staged):
     """Inside a staged statement whose number of runs is only known at run time."""
 
-    def __init__(self, construct: str, location: Location | None):
-        self.construct = construct
-        self.location = location
+
+def innermost() -> Staged | None:
+    """The innermost staged trace in progress, or ``None`` outside staged code."""
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+def in_trial() -> bool:
+    """Whether some enclosing trace is a trial, whose failure only means: run as Python."""
+    return any(context.trial for context in _stack())
 
 
 def append(target: Any, value: Any) -> None:
-    context = _stack()[-1] if _stack() else None
-    if context is None:
+    context = innermost()
+    if context is None or created_inside(target, context.entered_from):
         target.append(value)
     elif isinstance(context, Collector):
         context.appended.append((target, value))
@@ -65,17 +98,19 @@ def append(target: Any, value: Any) -> None:
 
 
 class inside:
-    """``with inside(context):`` makes ``context`` the innermost staged statement for appends."""
+    """``with inside(context):`` makes ``context`` the innermost staged trace, entered from here."""
 
-    def __init__(self, context: Collector | Forbidden):
+    def __init__(self, context: Staged):
         self.context = context
 
     def __enter__(self):
+        self.context.entered_from = sys._getframe(1)
         _stack().append(self.context)
         return self.context
 
     def __exit__(self, *exc_info):
         _stack().pop()
+        self.context.entered_from = None  # no frame kept alive after the trace
         return False
 
 

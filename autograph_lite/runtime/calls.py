@@ -7,7 +7,8 @@ converted already (nested functions are rewritten with their parent); library co
 marked ``do_not_convert``, called as is; a user function, bound method, ``functools.partial`` or
 object with a user ``__call__``, converted once (cached) and called. A user function that cannot be
 converted (no source, a generator) runs as written, and if it then fails on a traced condition the
-error says why it was not converted.
+error says why it was not converted. Inside staged code, a call that would mutate a Python container
+from outside the trace is refused before it runs (:mod:`.effects`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import jax
 
 from .. import callees
 from ..errors import ConversionError
+from . import effects
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
 from .locations import caller_location
@@ -38,6 +40,7 @@ class Calls:
         self.active = threading.local()
 
     def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        effects.check_call(function)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
             return (handler or function)(*args, **kwargs)

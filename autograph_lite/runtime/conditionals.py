@@ -128,7 +128,7 @@ class _Adjustment:
 
 def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict, construct: str, location):
     def traced_branch():
-        with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location_of(fn))):
+        with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
             # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
             # the other branch or the caller.
             try:

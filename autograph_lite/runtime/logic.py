@@ -15,6 +15,7 @@ from typing import Any, Callable
 import jax.numpy as jnp
 
 from ..errors import TracedPredicateError
+from . import appends
 from .locations import caller_location, location_of
 from .values import is_traced
 
@@ -34,7 +35,7 @@ def and_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, operand(), operand, keep_left_when_true=False)
+            value = _select(value, _evaluated_anyway(operand, "and"), operand, keep_left_when_true=False)
     return value
 
 
@@ -47,7 +48,7 @@ def or_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, operand(), operand, keep_left_when_true=True)
+            value = _select(value, _evaluated_anyway(operand, "or"), operand, keep_left_when_true=True)
     return value
 
 
@@ -70,7 +71,7 @@ def compare(left: Any, *chain: Any) -> Any:
     for symbol, operand in zip(operators, operands):
         if result is not None and not is_traced(result) and not result:
             return result
-        right = operand()
+        right = operand() if result is None or not is_traced(result) else _evaluated_anyway(operand, "comparison")
         step = _COMPARISONS[symbol](left, right)
         if result is None or not is_traced(result):
             result = step
@@ -78,6 +79,17 @@ def compare(left: Any, *chain: Any) -> Any:
             result = _select(result, step, operand, keep_left_when_true=False)
         left = right
     return result
+
+
+def _evaluated_anyway(operand: Callable[[], Any], construct: str) -> Any:
+    """An operand that Python may skip, evaluated because the result so far is traced.
+
+    It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
+    that would mutate a list or assign a nonlocal there is refused rather than made once too often.
+    """
+    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location_of(operand))
+    with appends.inside(context):
+        return operand()
 
 
 def _select(left: Any, right: Any, where: Callable | None, keep_left_when_true: bool) -> Any:

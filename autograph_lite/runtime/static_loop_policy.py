@@ -1,0 +1,171 @@
+"""Loops with a static trip count: what they iterate over, and whether ``"auto"`` stages them.
+
+A ``for`` loop over a concrete ``range``, an array's leading axis, or ``enumerate`` / ``zip`` of those
+can be staged as one ``lax.scan`` (compiled once, reverse-mode gradients) or run as Python (unrolled,
+as plain ``jax.jit`` does). Under ``static_loops="auto"`` the body is traced once, aside, with an
+abstract index: the loop is staged when that works and some carried value depends on traced data;
+it stays Python when the body needs a concrete index (a list lookup, a shape) or when everything it
+carries is a Python value (which staging would turn into traced values). The trial is a trace like any other staged one, marked as a trial: an effect found in it (a
+container mutated, an outer variable assigned) is refused before it happens and makes the loop run
+as Python, so the trial leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import jax
+import jax.numpy as jnp
+from jax.extend import core as jex_core
+
+from . import appends, effects, report, trial_cache
+from .iteration import Enumerate, Zip
+from .loop_carry import PlaceholderNeeded, check_structure
+from .values import Split, is_array_leaf, is_traced, zeros_like_value
+
+
+@dataclasses.dataclass(frozen=True)
+class StaticSequence:
+    """A loop over ``length`` items; item ``k`` is ``make_item(k, xs[k])``."""
+
+    length: int
+    xs: Any  # a pytree of arrays scanned along their leading axis, or None
+    make_item: Callable[[Any, Any], Any]
+    uses_index: bool
+    traced_data: bool
+
+
+def static_sequence(iterable: Any) -> StaticSequence | None:
+    """Describe ``iterable`` when its length is static and it can be indexed by a traced counter."""
+    if isinstance(iterable, range):
+        start, step = iterable.start, iterable.step
+        if start == 0 and step == 1:
+            return StaticSequence(len(iterable), None, lambda k, _: k, True, False)
+        return StaticSequence(len(iterable), None, lambda k, _: start + k * step, True, False)
+    if isinstance(iterable, jax.Array) and iterable.ndim >= 1:
+        return StaticSequence(iterable.shape[0], iterable, lambda _, x: x, False, is_traced(iterable))
+    if isinstance(iterable, Enumerate):
+        inner = static_sequence(iterable.iterable)
+        if inner is None:
+            return None
+        start = iterable.start
+
+        def make_item(k, x):
+            return (k if isinstance(start, int) and start == 0 else start + k), inner.make_item(k, x)
+
+        return StaticSequence(inner.length, inner.xs, make_item, True, inner.traced_data or is_traced(start))
+    if isinstance(iterable, Zip):
+        parts = [static_sequence(i) for i in iterable.iterables]
+        if not parts or any(p is None for p in parts):
+            return None
+        length = min(p.length for p in parts)
+        xs = tuple(None if p.xs is None else jax.tree_util.tree_map(lambda a: a[:length], p.xs) for p in parts)
+
+        def make_item(k, x):
+            return tuple(p.make_item(k, xi) for p, xi in zip(parts, x))
+
+        return StaticSequence(
+            length, xs, make_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)
+        )
+    return None
+
+
+def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, body: Callable, state: tuple,
+               names: tuple[str, ...]) -> str:
+    """Why a loop runs as Python, or "" when it is staged (``effect``: the one the rewriter found)."""
+    if sequence is None:
+        return "it iterates over a Python iterable"
+    if sequence.length == 0:
+        return "zero iterations"
+    if mode == "unroll":
+        return "unroll(...) or static_loops='unroll'"
+    if mode == "stage":
+        return ""
+    if effect:
+        return f"its body {effect}"
+    if sequence.length == 1:
+        return "one iteration"
+    return _staging_pays(sequence, body, state, names)
+
+
+def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+    """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data.
+
+    Returns "" to stage, or why the loop stays Python. A nested loop is reached again in each trace
+    of the loop around it: its decision is remembered for a body that sees the same things.
+    """
+    key = trial_cache.key_of(body, (sequence.length, sequence.traced_data, sequence.xs, sequence.make_item), state)
+    decision = trial_cache.recall(key)
+    if decision is None:
+        decision = _decide(sequence, body, state, names)
+        trial_cache.remember(key, decision)
+    return decision
+
+
+def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+    state = list(state)
+    for _ in range(len(names) + 1):
+        try:
+            return _trial(sequence, body, tuple(state), names)
+        except PlaceholderNeeded as needed:
+            state[needed.index] = zeros_like_value(needed.value)
+    return "its carried values change structure"
+
+
+def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+    split = Split.of(state, names)
+    item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
+
+    def one_iteration(k, x, *arrays):
+        collector = appends.Collector(trial=True)
+        with appends.inside(collector):  # a trial: its appends are dropped, but they count as outputs
+            out = Split.of(body(sequence.make_item(k, x), *split.rebuild(arrays)), names)
+        check_structure(split, out, names, location=None)
+        appended = [leaf for leaf in jax.tree_util.tree_leaves(collector.outputs()) if is_array_leaf(leaf)]
+        return out.arrays + appended
+
+    array_avals = [_abstract(a) for a in split.arrays]
+    try:
+        with report.paused():  # a trial: its decisions are dropped
+            closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
+    except PlaceholderNeeded:
+        raise
+    except effects.Refused as refused:
+        return f"its body {refused.effect}"
+    except Exception as error:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
+        return f"the body cannot run with a traced index or item ({type(error).__name__})"
+    for name, before, after in zip(split.array_names(), array_avals, closed.out_avals):
+        changes_dtype = before.dtype != after.dtype and not before.weak_type
+        if before.shape != after.shape or changes_dtype:
+            return f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration"
+    n_items = len(jax.tree_util.tree_leaves(item_avals))
+    carried = [is_traced(a) for a in split.arrays]
+    const_traced = [is_traced(c) for c in closed.consts]
+    while True:
+        inputs = [False] + [sequence.traced_data] * n_items + carried
+        outputs = _dependence(closed.jaxpr, const_traced, inputs)  # the carried values, then the appended
+        updated = [c or o for c, o in zip(carried, outputs)]
+        if updated == carried:
+            return "" if any(outputs) else "it carries and appends no value that depends on traced data"
+        carried = updated
+
+
+def _short(aval: Any) -> str:
+    return f"{aval.dtype.name}{list(aval.shape)}"
+
+
+def _abstract(value: Any) -> jax.ShapeDtypeStruct:
+    aval = jax.typeof(value)
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
+
+
+def _dependence(jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list[bool]:
+    """For each output of ``jaxpr``, whether it depends on a flagged constant or input."""
+    tainted = {v for v, flag in zip(jaxpr.constvars, const_flags) if flag}
+    tainted |= {v for v, flag in zip(jaxpr.invars, input_flags) if flag}
+    for equation in jaxpr.eqns:
+        if any(isinstance(v, jex_core.Var) and v in tainted for v in equation.invars):
+            tainted.update(equation.outvars)
+    return [isinstance(v, jex_core.Var) and v in tainted for v in jaxpr.outvars]
+
