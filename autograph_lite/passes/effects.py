@@ -4,7 +4,7 @@ A staged ``if`` traces both branches once and a staged loop traces its body once
 store (``self.count += 1``) or a call made for its effect (``log.append(x)`` on an outer object)
 would happen once at trace time, whatever the condition or the trip count. The rewriter describes the
 first such effect; the runtime raises a located error if the statement is staged, and runs it as
-Python otherwise. Effects that stage faithfully do not count: ``print`` (``jax.debug.print``),
+Python otherwise. Effects that stage faithfully do not count: ``print`` (an ordered run-time callback),
 appends to an outer list in a loop (scan outputs), and the runtime's own statements, which check
 their bodies themselves.
 """
