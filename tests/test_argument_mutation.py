@@ -141,6 +141,43 @@ def test_alias_of_a_local_array_inside_a_staged_loop():
     assert_located(caught.value, fill, "w[i] = x")
 
 
+def alias_made_before_the_loop(x, loop):
+    buf = [0.0, 0.0, 0.0]
+    view = buf
+    for i in loop(range(3)):
+        view[i] = x * i
+    return buf
+
+
+def fill_callers_list(buf, x, loop):
+    for i in loop(range(3)):
+        buf[i] = x * i
+
+
+def fills_a_list(x, loop):
+    buf = [0.0, 0.0, 0.0]
+    fill_callers_list(buf, x, loop)
+    return buf
+
+
+@pytest.mark.parametrize("function", [alias_made_before_the_loop, fills_a_list])
+def test_a_staged_loop_never_updates_a_copy_that_another_name_was_to_see(function):
+    # The staged body works on a traced copy of the list: the alias (or the caller) made before the
+    # loop would keep the old contents. Under the auto policy the trial sees that and runs Python.
+    expected = function(jnp.float32(2.0), autograph_lite.unroll)
+    for wrap in WRAPPERS:
+        got = wrap(function, static_argnums=1)(jnp.float32(2.0), autograph_lite.unroll) if wrap is autograph_lite.jit \
+            else wrap(function)(jnp.float32(2.0), autograph_lite.unroll)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
+    auto = autograph_lite.jit(function, static_argnums=1)(jnp.float32(2.0), lambda r: r)
+    np.testing.assert_array_equal(np.asarray(auto), np.asarray(expected))
+    with pytest.raises(ConversionError, match="is updated in place") as caught:
+        autograph_lite.jit(function, static_argnums=1)(jnp.float32(2.0), autograph_lite.stage)
+    assert "copied by a staged loop" in str(caught.value)
+    updated = alias_made_before_the_loop if function is alias_made_before_the_loop else fill_callers_list
+    assert_located(caught.value, updated, "] = x * i")
+
+
 def test_names_with_other_arrays_are_not_aliases():
     def copies(v, t):
         w = v

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from typing import Any, Sequence
 
 import jax
 
@@ -42,6 +42,9 @@ class Staged:
         self.location = location
         self.trial = trial
         self.entered_from = None
+        # id of a carried value inside the trace -> (that value, the value before the statement it
+        # stands for): a staged body works on copies, which an in-place update must not be fooled by.
+        self.carried_from: dict[int, tuple[Any, Any]] = {}
 
 
 class Collector(Staged):
@@ -78,6 +81,24 @@ def innermost() -> Staged | None:
 def in_trial() -> bool:
     """Whether some enclosing trace is a trial, whose failure only means: run as Python."""
     return any(context.trial for context in _stack())
+
+
+def carry_entered(values: Sequence[Any], entry: Sequence[Any]) -> None:
+    """Note, in the innermost staged trace, that each of ``values`` stands for its ``entry`` value."""
+    context = innermost()
+    if context is not None:
+        context.carried_from.update({id(v): (v, e) for v, e in zip(values, entry) if v is not e})
+
+
+def stood_for(value: Any) -> list[Any]:
+    """The values before the enclosing staged statements that ``value`` is a traced copy of, innermost first."""
+    chain = []
+    for context in reversed(_stack()):
+        entry = context.carried_from.get(id(value))
+        if entry is not None and entry[0] is value:
+            value = entry[1]
+            chain.append(value)
+    return chain
 
 
 def append(target: Any, value: Any) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Callable
 import jax
 
 from ..errors import ConversionError
+from . import appends
 from .locations import caller_location
 
 _AT_METHODS = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide", "**=": "power"}
@@ -38,9 +39,9 @@ def setitem(
     hold its caller's value and is never read after the update; ``aliases`` gives, lazily, the other
     variables that may refer to the same value and are read after it.
     """
+    if name is not None:
+        _check_seen(container, name, from_caller_of, aliases or {})
     if isinstance(container, jax.Array):
-        if name is not None:
-            _check_seen(container, name, from_caller_of, aliases or {})
         where = container.at[index]
         if augmented is None:
             return where.set(value)
@@ -54,29 +55,39 @@ def setitem(
     return container
 
 
-def _check_seen(array: jax.Array, name: str, from_caller_of: str | None, aliases: dict[str, Callable[[], Any]]) -> None:
-    """Raise where Python would update ``array`` in place for a reader the new array never reaches."""
+def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: dict[str, Callable[[], Any]]) -> None:
+    """Raise where Python would update ``container`` in place for a reader the update never reaches.
+
+    A JAX array never changes in place. Any other container changes in place where it is, for every
+    name, unless it is the traced copy that a staged loop body works on: then the value it stands
+    for (``appends.stood_for``), which the other names and the caller hold, keeps the old contents.
+    """
+    copied_from = appends.stood_for(container)
+    if not isinstance(container, jax.Array) and not copied_from:
+        return
+    kind = "JAX array" if isinstance(container, jax.Array) else f"{type(copied_from[-1]).__name__} (copied by a staged loop)"
+    held = [container, *copied_from]
     for other, value_of in aliases.items():
         try:
-            shared = value_of() is array
+            value = value_of()
         except NameError:  # not bound yet (UnboundLocalError and a free variable's NameError included)
             continue
-        if shared:
+        if any(value is candidate for candidate in held):
             raise ConversionError(
-                f"'{name}' is updated in place, but '{name}' and '{other}' refer to the same JAX array "
-                f"and '{other}' is read afterwards. A JAX array cannot change: the update makes a new "
-                f"array, bound to '{name}' only, so '{other}' keeps the old values (a NumPy array, list "
-                "or dict would change through both names).",
+                f"'{name}' is updated in place, but '{name}' and '{other}' refer to the same {kind} "
+                f"and '{other}' is read afterwards. The update makes a new value, bound to '{name}' only, "
+                f"so '{other}' keeps the old values (outside staged code a NumPy array, list or dict would "
+                "change through both names).",
                 caller_location(),
                 f"Update '{other}' itself, or rebind it after the update (`{other} = {name}`); if '{other}' "
                 f"must keep the old values, copy where the second name is bound (`{name} = {other}.copy()`).",
             )
     if from_caller_of is not None:
         raise ConversionError(
-            f"'{name}' is updated in place, but it may hold a JAX array from the caller of {from_caller_of} "
-            f"and its new value is not returned or read afterwards. A JAX array cannot change: the "
-            f"update makes a new array, bound to '{name}' inside {from_caller_of} only, so the caller "
-            "cannot see the update of a JAX array (a NumPy array, list or dict changes in place).",
+            f"'{name}' is updated in place, but it may hold a {kind} from the caller of {from_caller_of} "
+            f"and its new value is not returned or read afterwards. The update makes a new value, bound "
+            f"to '{name}' inside {from_caller_of} only, so the caller cannot see the update of a JAX "
+            "array or of a staged copy (outside staged code a NumPy array, list or dict changes in place).",
             caller_location(),
             f"Return the array and assign it at the call site: `return {name}` in {from_caller_of}, and "
             f"`x = {from_caller_of}(x, ...)` where it is called.",

@@ -196,7 +196,7 @@ def _staged_sequence(sequence: StaticSequence, body, state, names, location) -> 
         k, arrays = carry
         with appends.inside(appends.Collector(location=location)) as collector:
             new_arrays = _run_body(
-                lambda *v: body(sequence.make_item(k, x), *v), split, arrays, names, record, location
+                lambda *v: body(sequence.make_item(k, x), *v), split, arrays, names, record, location, state
             )
         record["collector"] = collector
         return (None if k is None else k + 1, new_arrays), collector.outputs()
@@ -230,7 +230,7 @@ def _staged_range(traced_range: TracedRange, body, stop_test, state, names, loca
 
     def loop_body(i, arrays):
         with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", location)):
-            return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location)
+            return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location, state)
 
     try:
         arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
@@ -254,7 +254,7 @@ def _staged_counted_while(lower, upper, item_of, body, stop_test, state, names, 
     def step(carry):
         i, arrays = carry
         with appends.inside(appends.Forbidden(construct, location)):
-            return i + 1, _run_body(lambda *v: body(item_of(i), *v), split, arrays, names, record, location)
+            return i + 1, _run_body(lambda *v: body(item_of(i), *v), split, arrays, names, record, location, state)
 
     try:
         _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(lower), split.arrays))
@@ -269,7 +269,9 @@ def _staged_while(predicate, body, state, names, construct, location) -> tuple:
     try:
         arrays = lax.while_loop(
             lambda arrays: _forbid_appends(construct, location, predicate, *split.rebuild(arrays)),
-            lambda arrays: _forbid_appends(construct, location, _run_body, body, split, arrays, names, record, location),
+            lambda arrays: _forbid_appends(
+                construct, location, _run_body, body, split, arrays, names, record, location, state
+            ),
             split.arrays,
         )
     except TypeError as error:
@@ -283,8 +285,11 @@ def _forbid_appends(construct, location, function, *args):
         return function(*args)
 
 
-def _run_body(body, split: Split, arrays, names, record: dict, location) -> list:
-    out = Split.of(body(*split.rebuild(arrays)), names)
+def _run_body(body, split: Split, arrays, names, record: dict, location, entry: tuple) -> list:
+    """One trace of a staged loop body on the carried ``arrays``; ``entry`` is the state before the loop."""
+    values = split.rebuild(arrays)
+    appends.carry_entered(values, entry)
+    out = Split.of(body(*values), names)
     record["out"] = out.abstract()
     check_structure(split, out, names, location)
     return out.arrays

@@ -120,7 +120,9 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
     def one_iteration(k, x, *arrays):
         collector = appends.Collector(trial=True)
         with appends.inside(collector):  # a trial: its appends are dropped, but they count as outputs
-            out = Split.of(body(sequence.make_item(k, x), *split.rebuild(arrays)), names)
+            values = split.rebuild(arrays)
+            appends.carry_entered(values, state)
+            out = Split.of(body(sequence.make_item(k, x), *values), names)
         check_structure(split, out, names, location=None)
         appended = [leaf for leaf in jax.tree_util.tree_leaves(collector.outputs()) if is_array_leaf(leaf)]
         return out.arrays + appended
