@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import linecache
+import re
 import types
 
 import gast
@@ -19,6 +20,8 @@ from .errors import Location, SourceUnavailableError, UnsupportedSyntaxError
 # Indented source (a method, a nested def) is parsed inside this one-line header, so that the text is
 # never dedented by hand: dedenting can change the value of a multi-line string literal.
 _INDENT_HEADER = "if True:\n"
+# A string prefix holding f (f"", rf'', Fr""): where no line has one, the function has no f-string.
+_FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,6 +36,8 @@ class ParsedFunction:
     may_have_walrus: bool = True
     # Whether the compiled function holds code of its own: without it, no nested def or lambda.
     may_nest: bool = True
+    # Whether the source text has a string prefix with f (in a comment, maybe): without it, no f-string.
+    may_format: bool = True
 
     def location(self, node: gast.AST) -> Location:
         return Location(self.filename, getattr(node, "lineno", 1))
@@ -71,6 +76,7 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
         is_generator=bool(code.co_flags & inspect.CO_GENERATOR),
         may_have_walrus=any(":=" in line for line in block),
         may_nest=any(isinstance(constant, types.CodeType) for constant in code.co_consts),
+        may_format=any(_FORMATTED_STRING.search(line) for line in block),
     )
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:

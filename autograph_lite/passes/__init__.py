@@ -43,23 +43,25 @@ def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]]
     """Rewrite the parsed function (and the functions nested in it) in place; return its node."""
     with without_walrus(not parsed.may_have_walrus):
         _rewrite_scope(
-            parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator, parsed.may_nest
+            parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator, parsed.may_nest,
+            parsed.may_format,
         )
     return parsed.node
 
 
 def _rewrite_scope(
     function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str],
-    is_generator: bool = False, may_nest: bool = True,
+    is_generator: bool = False, may_nest: bool = True, may_format: bool = True,
 ) -> None:
-    """``is_generator`` and ``may_nest`` come from the compiled code when it is at hand: they spare
-    walks over every expression looking for a ``yield`` or a nested function."""
+    """``is_generator`` and ``may_nest`` come from the compiled code when it is at hand, ``may_format``
+    from the source text: they spare walks over every expression looking for a ``yield``, a nested
+    function or an f-string. A nested scope's text is part of its parent's: it inherits ``may_format``."""
     assigned = frozenset(writes(function.body)) if isinstance(function, gast.FunctionDef) else frozenset()
     own_names = _parameters(function) | assigned  # the names later passes generate are never item targets
     local_names = enclosing_names | own_names
     cells = cell_names(function, own_names) if may_nest else frozenset()
     for nested in _nested_scopes(function) if may_nest else ():
-        _rewrite_nested(nested, locate, leave_call_as_is, local_names)
+        _rewrite_nested(nested, locate, leave_call_as_is, local_names, may_format)
     placeholders = frozenset({RETURN_VALUE})
     with unchanging_tree():  # until the early-exit pass, nothing changes this scope: one memo for both
         validate.transform(function, locate, is_generator)
@@ -69,7 +71,8 @@ def _rewrite_scope(
     stop_tests = early_exits.transform(function, locate)
     item_updates.transform(function, own_names, _parameters(function))
     list_appends.transform(function, assigned)
-    fstrings.transform(function)
+    if may_format:
+        fstrings.transform(function)
     calls.transform(function, leave_call_as_is, local_names)
     logical_expressions.transform(function, locate)
     for node, test in stop_tests.items():
@@ -82,12 +85,14 @@ def _rewrite_scope(
         drop_redundant_binds(function)
 
 
-def _rewrite_nested(node: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str]) -> None:
+def _rewrite_nested(
+    node: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str], may_format: bool
+) -> None:
     """Rewrite a nested scope; a nested generator stays as written (it is a Python iterator)."""
     if _is_generator(node):
         return
     rewritten = copy.deepcopy(node)
-    _rewrite_scope(rewritten, locate, leave_call_as_is, enclosing_names)
+    _rewrite_scope(rewritten, locate, leave_call_as_is, enclosing_names, may_format=may_format)
     for field in node._fields:
         setattr(node, field, getattr(rewritten, field))
 
