@@ -13,6 +13,7 @@ import collections
 import inspect
 
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph_lite
@@ -427,3 +428,33 @@ def test_only_the_users_own_declarations_are_checked():
     generated = autograph_lite.to_source(cell_assigned_in_loop)
     assert "nonlocal c" in generated and "outer_write" not in generated
     assert_same(autograph_lite.jit(cell_assigned_in_loop)(F32(1.0), 3), cell_assigned_in_loop(F32(1.0), 3))
+
+
+# --- item assignment on a container from outside the staged code ---------------------------------
+
+
+def add_and_read(a, k, x):
+    a[k] += x
+    return a[k]
+
+
+def loop_calling_add_and_read(x, b):
+    s = x * 0.0
+    for _ in range(1, 4):
+        s = s + add_and_read(b, 0, 3.0) * x
+    return s
+
+
+def test_an_item_assignment_into_an_outer_numpy_array_is_never_made_by_a_trial_or_a_staging():
+    eager_array = np.array([1.0, 2.0], np.float32)
+    expected = loop_calling_add_and_read(np.float32(2.0), eager_array)
+    converted_array = np.array([1.0, 2.0], np.float32)
+    got = autograph_lite.convert(loop_calling_add_and_read)(F32(2.0), converted_array)
+    assert_same(got, expected)
+    np.testing.assert_array_equal(converted_array, eager_array)  # the trial added nothing
+    staged_array = np.array([1.0, 2.0], np.float32)
+    with pytest.raises(ConversionError) as raised:
+        autograph_lite.convert(loop_calling_add_and_read, static_loops="stage")(F32(2.0), staged_array)
+    assert str(raised.value).startswith(where(add_and_read, "a[k] += x") + ": ")
+    assert "mutates a NumPy array from outside the staged code" in str(raised.value)
+    np.testing.assert_array_equal(staged_array, [1.0, 2.0])  # refused before the assignment

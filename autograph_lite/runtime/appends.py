@@ -132,6 +132,7 @@ class inside:
     def __exit__(self, *exc_info):
         _stack().pop()
         self.context.entered_from = None  # no frame kept alive after the trace
+        self.context.carried_from.clear()  # nor its tracers
         return False
 
 

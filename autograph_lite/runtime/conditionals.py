@@ -130,9 +130,11 @@ def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict, con
     def traced_branch():
         with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
             # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
-            # the other branch or the caller.
+            # the other branch or the caller; noted as copies, so that such an update is allowed.
+            copies = jax.tree_util.tree_map(lambda leaf: leaf, operands)
+            appends.carry_entered(copies, operands)
             try:
-                values = list(fn(*jax.tree_util.tree_map(lambda leaf: leaf, operands)))
+                values = list(fn(*copies))
             except UnassignedReadError as error:
                 raise StagingTypeError(
                     f"'{error.name}' is read in the {key} branch of the {construct}, where it may be "

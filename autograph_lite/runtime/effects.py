@@ -19,6 +19,8 @@ import collections
 import types
 from typing import Any
 
+import numpy as np
+
 from ..errors import ConversionError
 from . import appends
 from .freshness import created_inside
@@ -43,6 +45,7 @@ _MUTATING_METHODS = (
     (set, "set", _SET),
 )
 _BOUND_BUILTINS = (types.BuiltinMethodType, types.MethodWrapperType)
+_KIND_NAMES = {np.ndarray: "NumPy array"}
 
 
 class Refused(Exception):
@@ -72,6 +75,24 @@ def check_call(function: Any) -> None:
         f"calls {call}", f"this call of {call},", context,
         f"carry the values in a JAX array instead of a Python {kind} (read xs[i] with a counter, write "
         "xs = xs.at[i].set(v))",
+    )
+
+
+def check_item_assignment(container: Any) -> None:
+    """Before ``container[i] = v`` changes a container in place (a list, dict or NumPy array).
+
+    Inside staged code that is an effect like ``list.pop()``, unless the container is the staged
+    statement's own copy of a carried value (its update is carried out of the statement) or was built
+    inside the trace.
+    """
+    context = appends.innermost()
+    if context is None or appends.stood_for(container) or created_inside(container, context.entered_from):
+        return
+    kind = _KIND_NAMES.get(type(container), type(container).__name__)
+    _refuse(
+        f"assigns to an item of a {kind} from outside it, which mutates a {kind}",
+        f"this item assignment, which mutates a {kind} from outside the staged code,", context,
+        f"carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it",
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import jax
 
 from ..errors import ConversionError
-from . import appends
+from . import appends, effects
 from .locations import caller_location
 
 _AT_METHODS = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide", "**=": "power"}
@@ -41,6 +41,8 @@ def setitem(
     """
     if name is not None:
         _check_seen(container, name, from_caller_of, aliases or {})
+    if not isinstance(container, jax.Array):
+        effects.check_item_assignment(container)
     if isinstance(container, jax.Array):
         where = container.at[index]
         if augmented is None:
