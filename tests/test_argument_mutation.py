@@ -213,10 +213,21 @@ def read_not_returned(a):
 
 
 @pytest.mark.parametrize("wrap", WRAPPERS, ids=WRAPPER_IDS)
-def test_updates_that_are_returned_or_read_work(wrap):
+def test_updates_that_are_returned_work(wrap):
     np.testing.assert_array_equal(wrap(local_array)(2.0), [0.0, 4.0, 0.0])
     np.testing.assert_array_equal(wrap(returned_parameter)(jnp.zeros(3), 5.0), [5.0, 1.0, 1.0])
-    assert float(wrap(read_not_returned)(jnp.ones(3))) == 5.0
+
+
+@pytest.mark.parametrize("wrap", WRAPPERS, ids=WRAPPER_IDS)
+def test_an_update_read_but_not_returned_is_still_lost_for_the_caller(wrap):
+    # Found by the generator: `a[k] += x; return a[k]` in a helper; the caller then read its own
+    # array, which NumPy had changed and a JAX array cannot. Reading the name does not help the caller.
+    numpy_argument = np.ones(3)
+    assert float(autograph_lite.convert(read_not_returned)(numpy_argument)) == read_not_returned(np.ones(3)) == 5.0
+    np.testing.assert_array_equal(numpy_argument, [3.0, 1.0, 1.0])  # in place, as eagerly
+    with pytest.raises(ConversionError, match="which the function does not return") as caught:
+        wrap(read_not_returned)(jnp.ones(3))
+    assert_located(caught.value, read_not_returned, "a[0] = 3.0")
 
 
 def test_checks_are_generated_only_where_an_update_may_be_lost():

@@ -5,8 +5,9 @@ but a JAX array cannot, so the update makes a new array bound to ``x`` alone. Wh
 would be seen through another reference, the rewrite silently differs:
 
 - the caller's reference, when ``x`` may hold an argument (a parameter, or a name that plain
-  ``w = v`` assignments made refer to one) and the new value of ``x`` is never read afterwards
-  (for an update in a loop: after the outermost loop, since the back edge only feeds the body);
+  ``w = v`` assignments made refer to one) and the function never hands ``x`` itself back: it is
+  returned nowhere (alone or in a tuple, list or dict display) nor stored into an object. Reading
+  ``x`` afterwards (``return x[k]``) does not help the caller, whose array keeps the old values;
 - another name of this function that ``w = v`` assignments may have made refer to the same value,
   live after the update.
 
@@ -21,7 +22,7 @@ from typing import Iterator
 
 import gast
 
-from ..generated_names import PREFIX
+from ..generated_names import PREFIX, RETURN_VALUE
 from .blocks import blocks_of, statements_within
 from .liveness import Liveness
 from .names import target_names, unchanging_tree, writes
@@ -34,7 +35,7 @@ _LOOPS = (gast.While, gast.For)
 class UpdateFacts:
     """What the runtime checks at one item update when its container is a JAX array."""
 
-    # The container may hold the caller's value, and its new value is never read: the caller loses it.
+    # The container may hold the caller's value, which the function never hands back: the caller loses it.
     from_caller: bool
     # Other names that may refer to the container's value and are read after the update.
     aliases: tuple[str, ...]
@@ -65,11 +66,13 @@ def lost_update_candidates(function: gast.FunctionDef, parameters: frozenset[str
         held = _CallerValues()
         held.block(function.body, parameters)
         classes = _alias_classes(function.body)
+        handed_back = _handed_back(function.body)
     facts = {}
     for node, name, outermost_loop in updates:
         live = liveness.live_after_statement[node]
         unread = name not in liveness.live_after_statement[outermost_loop or node]
-        from_caller = unread and name in held.before[node]
+        copies = classes.get(name, frozenset({name}))  # `v = w; return v` hands w's value back
+        from_caller = (unread or not copies & handed_back) and name in held.before[node]
         aliases = tuple(sorted((classes.get(name, frozenset()) - {name}) & live))
         if from_caller or aliases:
             facts[node] = UpdateFacts(from_caller, aliases)
@@ -89,6 +92,36 @@ def _updates(
             loop = outermost_loop or (statement if isinstance(statement, _LOOPS) else None)
             for block in blocks_of(statement):
                 yield from _updates(block, loop)
+
+
+def _handed_back(statements: list[gast.stmt]) -> frozenset[str]:
+    """Names whose value the function may give back to its caller as it is: returned (alone or in a
+    display), or stored into an object (``self.w = w``, ``d[k] = w``). A ``return`` inside a loop is
+    already the early-exit pass's assignment to the return-value variable."""
+    found: set[str] = set()
+    for statement in statements_within(statements):
+        if isinstance(statement, gast.Return) and statement.value is not None:
+            found |= _bare_names(statement.value)
+        elif isinstance(statement, gast.Assign):
+            stores_outside = any(not isinstance(t, gast.Name) or t.id == RETURN_VALUE for t in statement.targets)
+            if stores_outside:
+                found |= _bare_names(statement.value)
+    return frozenset(found)
+
+
+def _bare_names(expression: gast.expr) -> set[str]:
+    """The names an expression evaluates to as they are, through displays and conditional arms."""
+    if isinstance(expression, gast.Name):
+        return {expression.id}
+    if isinstance(expression, (gast.Tuple, gast.List, gast.Set)):
+        return set().union(*(_bare_names(e) for e in expression.elts))
+    if isinstance(expression, gast.Starred):
+        return _bare_names(expression.value)
+    if isinstance(expression, gast.Dict):
+        return set().union(*(_bare_names(e) for e in expression.values))
+    if isinstance(expression, gast.IfExp):
+        return _bare_names(expression.body) | _bare_names(expression.orelse)
+    return set()
 
 
 def _plain_copy(statement: gast.AST) -> tuple[list[str], str] | None:

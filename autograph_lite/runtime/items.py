@@ -87,7 +87,7 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
     if from_caller_of is not None:
         raise ConversionError(
             f"'{name}' is updated in place, but it may hold a {kind} from the caller of {from_caller_of} "
-            f"and its new value is not returned or read afterwards. The update makes a new value, bound "
+            f"which the function does not return. The update makes a new value, bound "
             f"to '{name}' inside {from_caller_of} only, so the caller cannot see the update of a JAX "
             "array or of a staged copy (outside staged code a NumPy array, list or dict changes in place).",
             caller_location(),
