@@ -458,3 +458,18 @@ def test_an_item_assignment_into_an_outer_numpy_array_is_never_made_by_a_trial_o
     assert str(raised.value).startswith(where(add_and_read, "a[k] += x") + ": ")
     assert "mutates a NumPy array from outside the staged code" in str(raised.value)
     np.testing.assert_array_equal(staged_array, [1.0, 2.0])  # refused before the assignment
+
+
+def dict_built_and_filled_in_a_traced_loop(x, n):
+    total = x * 0.0
+    for i in range(n):
+        scratch = {"k": 0.0}
+        scratch["k"] = x * i  # rewritten to scratch = _ag.setitem(scratch, ...): still the same dict
+        total = total + scratch["k"]
+    return total
+
+
+def test_item_assignment_into_a_dict_the_staged_body_built_is_allowed():
+    for n in (0, 3):
+        assert_same(autograph_lite.jit(dict_built_and_filled_in_a_traced_loop)(F32(1.5), n),
+                    dict_built_and_filled_in_a_traced_loop(F32(1.5), n))

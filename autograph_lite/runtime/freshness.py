@@ -22,6 +22,8 @@ import sys
 import types
 from typing import Any
 
+from ..generated_names import RUNTIME
+
 # The instructions that leave a new display on the stack, immediately before the store of it.
 _BUILDS = frozenset({
     "BUILD_LIST", "BUILD_MAP", "BUILD_SET", "BUILD_CONST_KEY_MAP", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE",
@@ -55,14 +57,33 @@ def _fresh_names(code: types.CodeType) -> frozenset[str]:
     """The variables ``code`` owns that every binding, its own or a nested function's, sets to a new display."""
     owned = (set(code.co_varnames) | set(code.co_cellvars)) - set(_parameters(code))
     stores: dict[str, bool] = {}
-    previous = None
-    for instruction in dis.get_instructions(code):
-        _note_store(instruction, previous, owned, stores, nested=False)
-        previous = instruction
+    instructions = list(dis.get_instructions(code))
+    for index, instruction in enumerate(instructions):
+        if not _rebinds_through_setitem(instructions, index):
+            _note_store(instruction, instructions[index - 1] if index else None, owned, stores, nested=False)
     for nested in _nested_codes(code):
         for instruction in dis.get_instructions(nested):
             _note_store(instruction, None, owned, stores, nested=True)
     return frozenset(name for name, fresh in stores.items() if fresh)
+
+
+def _rebinds_through_setitem(instructions: list, index: int) -> bool:
+    """Whether instruction ``index`` stores ``x = _ag.setitem(x, ...)``: the rewrite of ``x[i] = v``,
+    which hands back the same container (a list, dict or NumPy array), so it binds nothing new.
+
+    The call's arguments hold no ``_ag.setitem`` of their own (an item assignment is a statement), so
+    the nearest ``setitem`` attribute loaded off ``_ag`` before the store is that call's.
+    """
+    store = instructions[index]
+    if store.opname not in _PLAIN_STORES or index == 0 or not instructions[index - 1].opname.startswith("CALL"):
+        return False
+    for position in range(index - 1, 0, -1):
+        candidate = instructions[position]
+        if candidate.opname in ("LOAD_ATTR", "LOAD_METHOD") and candidate.argval == "setitem":
+            owner, first_argument = instructions[position - 1], instructions[position + 1]
+            return (owner.argval == RUNTIME and first_argument.opname.startswith("LOAD")
+                    and first_argument.argval == store.argval)
+    return False
 
 
 def _note_store(instruction, previous, owned: set[str], stores: dict[str, bool], nested: bool) -> None:
