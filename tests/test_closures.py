@@ -218,3 +218,21 @@ def test_cell_names_are_the_locals_nested_scopes_refer_to():
     # a and e are read by the lambda, c is assigned through nonlocal; h's own b and the
     # comprehension's c are theirs; d is read by no nested scope.
     assert cell_names(function, local_names) == {"a", "c", "e"}
+
+
+def lambdas_made_over_rows(xs):
+    fs = []
+    for row in xs:
+        fs.append(lambda: row * 2.0)
+    return [f() for f in fs]
+
+
+def test_lambdas_appended_in_a_loop_over_rows_run_as_python_and_bind_late():
+    # A function is no scan output: the auto policy's trial refuses the append, the loop runs as Python.
+    xs = jnp.arange(3.0)
+    expected = lambdas_made_over_rows(xs)
+    assert [float(v) for v in expected] == [4.0, 4.0, 4.0]
+    for wrap in (autograph_lite.convert, autograph_lite.jit):
+        assert [float(v) for v in wrap(lambdas_made_over_rows)(xs)] == [4.0, 4.0, 4.0]
+    with pytest.raises(autograph_lite.ConversionError, match="cannot return as a per-iteration output"):
+        autograph_lite.jit(lambdas_made_over_rows, static_loops="stage")(xs)

@@ -24,6 +24,7 @@ import jax
 
 from ..errors import ConversionError, Location
 from .freshness import created_inside
+from .values import is_array_leaf, type_string
 
 _state = threading.local()
 
@@ -106,6 +107,14 @@ def append(target: Any, value: Any) -> None:
     if context is None or created_inside(target, context.entered_from):
         target.append(value)
     elif isinstance(context, Collector):
+        if not all(is_array_leaf(leaf) for leaf in jax.tree_util.tree_leaves(value)):
+            # A trial that meets this fails, and the loop runs as Python, which appends it as it is.
+            raise ConversionError(
+                f"a list built with .append(...) inside a {context.construct} gets {type_string(value)}, "
+                "which a staged loop cannot return as a per-iteration output (only arrays can be stacked)",
+                context.location,
+                "Iterate over autograph_lite.unroll(...) to keep the loop in Python, or append arrays only.",
+            )
         context.appended.append((target, value))
     else:
         raise ConversionError(
