@@ -74,7 +74,8 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
             value = value_of()
         except NameError:  # not bound yet (UnboundLocalError and a free variable's NameError included)
             continue
-        if any(value is candidate for candidate in held):
+        # Both names may be copies made by the same staged loop: compare what each stands for.
+        if any(value is candidate for value in (value, *appends.stood_for(value)) for candidate in held):
             raise ConversionError(
                 f"'{name}' is updated in place, but '{name}' and '{other}' refer to the same {kind} "
                 f"and '{other}' is read afterwards. The update makes a new value, bound to '{name}' only, "
