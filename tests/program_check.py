@@ -1,0 +1,273 @@
+"""Checking a generated program: eager Python against ``autograph_lite.convert`` and ``jit``.
+
+``check_function`` runs ``f`` eagerly on each input set (the reference; a set on which the eager run
+raises is discarded), then ``autograph_lite.convert(f)`` on the same concrete inputs, then
+``autograph_lite.jit(f)`` with every argument traced, on every device ``jax.devices()`` reports:
+twice on the first input set (the first call traces, the second runs the cached program) and once on
+each other set. Each run must return what eager Python returned and print exactly what it printed
+(``jax.debug.print`` output included), or raise a documented, acceptable error
+(:data:`DOCUMENTED_LIMITATIONS`); the answer is an :class:`Outcome`.
+
+A program whose helpers update arrays in place (``a[i] = v``, program_constructs.py) is run eagerly
+and converted on NumPy copies of its float arrays, the only arrays Python can update in place, and
+the arguments after the call, which the caller sees, must agree too. ``jit`` is compared on results
+and output only: its arguments are JAX arrays, which no program can update in place, so an update
+that Python would make in place must reach the caller as a returned value or be refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import re
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import autograph_lite
+from program_constructs import Constructs, analyse
+from program_model import Case
+from support import assert_same, load_source
+
+@dataclasses.dataclass(frozen=True)
+class Limitation:
+    """A documented refusal, and the programs it is acceptable for: ``accepts(match, constructs, mode)``
+    (a refusal the program gives no reason for is a bug like any other)."""
+
+    error: type[BaseException]
+    pattern: re.Pattern[str]
+    accepts: Callable[[re.Match[str], Constructs, str], bool]
+
+
+def _reads_maybe_unassigned(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    return match.group("name") in constructs.maybe_used
+
+
+def _staged_append(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    return mode.startswith("jit") and any(callee.endswith(".append") for callee in constructs.staged_effects)
+
+
+def _staged_mutation(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    return mode.startswith("jit") and constructs.staged_mutation
+
+
+def _staged_effect(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    return mode.startswith("jit") and match.group("name") in constructs.staged_effects
+
+
+def _nested_outer_write(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    return mode.startswith("jit") and match.group("name") in constructs.outer_writes
+
+
+def _in_place_update(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    return mode.startswith("jit") and match.group("name") in constructs.in_place
+
+
+# Errors that docs/semantics.md and the error messages document as limitations of staging. The
+# first four need a read of the variable they name where it may be unassigned (the eager run may
+# still succeed on the inputs that assign it); the third is not a ConversionError: runtime/values.py's
+# ``Undefined`` raises "the UnboundLocalError that Python would have raised at the read", when a
+# staged branch that eager Python never takes reads the name. The others refuse an effect that a
+# staged statement cannot reproduce, acceptable only under jit (convert runs on concrete inputs,
+# where nothing is staged) and only for a program with that effect (program_constructs.py): a call
+# made for its effect (the README's "Not supported yet"), an append whose count depends on a traced
+# value, a container mutated where a traced value may stage it, a nested function writing the
+# nonlocal / global it names, an in-place update that another name would miss (an alias of a JAX
+# array, or of a list or dict that staging copies) or that a helper's caller would miss.
+DOCUMENTED_LIMITATIONS = {
+    "assigned in one branch only, used after a traced if": Limitation(autograph_lite.ConversionError, re.compile(
+        r"'(?P<name>\w+)' is assigned only in the (true|false) branch"), _reads_maybe_unassigned),
+    "first assigned inside a staged loop, used after it": Limitation(autograph_lite.ConversionError, re.compile(
+        r"'(?P<name>\w+)' is first assigned inside the staged loop"), _reads_maybe_unassigned),
+    "unassigned variable read in a staged branch": Limitation(UnboundLocalError, re.compile(
+        r"cannot access local variable '(?P<name>\w+)' where it is not associated with a value"),
+        _reads_maybe_unassigned),
+    "maybe-unassigned variable read in a branch of a traced if or ternary": Limitation(
+        autograph_lite.ConversionError, re.compile(
+            r"'(?P<name>\w+)' is read in the (true|false) branch of the .*, where it may be unassigned"),
+        _reads_maybe_unassigned),
+    "call made for its effect inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
+        r"cannot be staged: its body calls (?P<name>[\w.]+)\(\.\.\.\) for its effect"), _staged_effect),
+    "append whose count depends on a traced value": Limitation(autograph_lite.ConversionError, re.compile(
+        r"a list built with \.append\(\.\.\.\) inside .*the number of appends depends on a traced value"),
+        _staged_append),
+    "container mutated inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
+        r"which mutates a (list|dict|set|deque|bytearray)"), _staged_mutation),
+    "nested function assigns an outer variable inside staged code": Limitation(
+        autograph_lite.ConversionError, re.compile(r"assigns to the (nonlocal|global) variable '(?P<name>\w+)'"),
+        _nested_outer_write),
+    "in-place update of an aliased JAX array": Limitation(autograph_lite.ConversionError, re.compile(
+        r"'(?P<name>\w+)' is updated in place, but .* refer to the same JAX array"), _in_place_update),
+    "in-place update of an aliased list or dict that staging copies": Limitation(
+        autograph_lite.ConversionError, re.compile(
+            r"'(?P<name>\w+)' is updated in place, but .* refer to the same (list|dict)"), _staged_mutation),
+    "in-place update of a caller's JAX array": Limitation(autograph_lite.ConversionError, re.compile(
+        r"'(?P<name>\w+)' is updated in place"), _in_place_update),
+}
+
+
+@dataclasses.dataclass
+class Outcome:
+    kind: str  # "agree", "discarded", "limitation", "mismatch", "conversion_error", "exception"
+    detail: str = ""  # the limitation, the normalised error, or what a mismatch is in: "" (the result),
+    # "stdout" or "arguments" (after the call)
+    mode: str = ""  # "convert" (concrete inputs) or "jit[<platform>] <which call>"
+    message: str = ""  # full text for reports
+    inputs: tuple = ()
+    eager: Any = None  # what eager Python returned (printed, left in the arguments)
+    converted: Any = None  # and what the converted function did instead
+
+    @property
+    def is_bug(self) -> bool:
+        return self.kind in ("mismatch", "conversion_error", "exception")
+
+    @property
+    def signature(self) -> str:
+        if self.kind in ("agree", "discarded"):
+            return self.kind
+        if self.kind == "mismatch":
+            return f"{self.detail} mismatch {self.mode}".lstrip()
+        return f"{self.kind}: {self.detail}"
+
+
+def normalise_error(error: BaseException) -> str:
+    """``Type: first line`` with locations, names and numbers abstracted, to group errors by kind."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    text = re.sub(r"\S+\.py:\d+(:\s*)?", "", text)
+    text = re.sub(r"'[^']*'", "'_'", text)
+    text = re.sub(r"\d+", "N", text)
+    return f"{type(error).__name__}: {text[:150]}"
+
+
+def _classify(error: BaseException, constructs: Constructs, mode: str) -> Outcome:
+    message = "".join(traceback.format_exception(error))
+    for name, limitation in DOCUMENTED_LIMITATIONS.items():
+        match = limitation.pattern.search(str(error)) if isinstance(error, limitation.error) else None
+        if match and limitation.accepts(match, constructs, mode):
+            return Outcome("limitation", name, mode, message)
+    if isinstance(error, autograph_lite.ConversionError):
+        return Outcome("conversion_error", normalise_error(error), mode, message)
+    return Outcome("exception", normalise_error(error), mode, message)
+
+
+def _same(actual: Any, expected: Any) -> str | None:
+    try:
+        assert_same(actual, expected)
+    except AssertionError as error:
+        return str(error)
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reference:
+    """One eager run: the input set, and the result, the output and the arguments it left."""
+
+    args: tuple
+    result: Any
+    stdout: str
+    after: tuple
+
+
+def _arguments(args: tuple, numpy_inputs: bool) -> tuple:
+    """Fresh arguments for one call: JAX arrays, or (``numpy_inputs``) NumPy copies of the float
+    arrays, which a helper may update in place, and JAX scalars and int arrays as usual."""
+    if not numpy_inputs:
+        return tuple(jnp.asarray(a) for a in args)
+    return tuple(np.array(a) if np.ndim(a) and np.issubdtype(np.asarray(a).dtype, np.floating) else jnp.asarray(a)
+                 for a in args)
+
+
+def _snapshot(tree: Any) -> Any:
+    """NumPy copies of the leaves: later in-place updates of the arrays do not reach them."""
+    return jax.tree_util.tree_map(np.array, tree)
+
+
+def _call(fn: Callable, args: tuple) -> tuple[Any, str]:
+    """``fn(*args)`` and what it printed, ``jax.debug.print`` output included (flushed first)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            result = fn(*args)
+        finally:
+            jax.effects_barrier()
+    return result, out.getvalue()
+
+
+def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> list[_Reference]:
+    references = []
+    for args in inputs:
+        call_args = _arguments(tuple(args), numpy_inputs)
+        try:
+            result, stdout = _call(fn, call_args)
+        except Exception:  # noqa: BLE001 - eager Python failed: nothing to compare with
+            continue
+        references.append(_Reference(tuple(args), _snapshot(result), stdout, _snapshot(call_args)))
+    return references
+
+
+def _compare(reference: _Reference, mode: str, result: Any, stdout: str, after: tuple | None) -> Outcome | None:
+    """A mismatch of one run against the eager one, or None; ``after``: the arguments after the
+    run, when the caller can see in-place updates (NumPy arrays)."""
+    difference = _same(result, reference.result)
+    if difference is not None:
+        return Outcome("mismatch", "", mode, difference, reference.args, reference.result, result)
+    if stdout != reference.stdout:
+        message = f"printed {stdout!r}\neager Python printed {reference.stdout!r}"
+        return Outcome("mismatch", "stdout", mode, message, reference.args, reference.stdout, stdout)
+    difference = None if after is None else _same(after, reference.after)
+    if difference is not None:
+        message = f"the arguments after the call differ from eager Python's: {difference}"
+        return Outcome("mismatch", "arguments", mode, message, reference.args, reference.after, _snapshot(after))
+    return None
+
+
+def _run(function: Callable, reference: _Reference, constructs: Constructs, mode: str,
+         compare_arguments: bool) -> Outcome | None:
+    """Run ``function`` on fresh arguments; a mismatch, an error's outcome, or None when it agrees."""
+    args = _arguments(reference.args, constructs.numpy_inputs)
+    try:
+        result, stdout = _call(function, args)
+    except Exception as error:  # noqa: BLE001
+        return dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=reference.result)
+    return _compare(reference, mode, result, stdout, args if compare_arguments else None)
+
+
+def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[str] = frozenset()) -> Outcome:
+    """Compare ``fn`` eagerly, ``convert(fn)`` on concrete inputs and ``jit(fn)`` traced, on every device.
+
+    ``maybe_used``: the names ``fn`` reads where they may be unassigned (documented limitations apply).
+    """
+    constructs = analyse(fn, maybe_used)
+    references = _references(fn, inputs, constructs.numpy_inputs)
+    if not references:
+        return Outcome("discarded")
+    converted = autograph_lite.convert(fn)
+    for reference in references:
+        outcome = _run(converted, reference, constructs, "convert", compare_arguments=constructs.numpy_inputs)
+        if outcome is not None:
+            return outcome
+    jitted = autograph_lite.jit(fn)
+    calls = [("first call", references[0]), ("second call", references[0])]
+    calls += [("other inputs", reference) for reference in references[1:]]
+    for device in jax.devices():
+        with jax.default_device(device):
+            for which, reference in calls:
+                mode = f"jit[{device.platform}] {which}"
+                outcome = _run(jitted, reference, constructs, mode, compare_arguments=False)
+                if outcome is not None:
+                    return outcome
+    return Outcome("agree")
+
+
+def check_case(case: Case, directory: Path) -> Outcome:
+    module = load_source(case.program.source, directory)
+    try:
+        return check_function(module.f, case.inputs, case.program.maybe_used)
+    finally:
+        sys.modules.pop(module.__name__, None)

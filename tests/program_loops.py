@@ -1,0 +1,112 @@
+"""Loops of the generated programs: ``for`` over static and traced ranges, arrays, ``enumerate`` /
+``zip``, and counter-bounded ``while`` loops.
+
+:class:`Loops` is the part of the program builder (program_generator.py) that draws loop statements;
+it relies on the builder's ``block`` and ``exit_statement``. No value may grow geometrically across
+iterations: a loop body sees every assignable outer value with the bound it may reach after the
+augmented assignments of the loop nest (:meth:`Loops.loop_scope`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from hypothesis import strategies as st
+
+from program_model import (
+    AUG_BUDGET, AUG_PER_NEST, CLIP, INT_ARG, MAX_TRIPS, VECTORS, Block, Ctx, Scope, Var, indent, merge_scopes,
+)
+
+
+class Loops:
+    """Loop statements (``stmt_for_static``, ``stmt_for_traced``, ``stmt_array_loop``, ...)."""
+
+    def loop_scope(self, scope: Scope) -> Scope:
+        """The scope inside a loop body: outer assignable values may have grown by AUG_BUDGET."""
+        inside = scope.copy()
+        for name, var in list(inside.defined.items()):
+            if var.kind == "local" and var.type != "b":
+                inside.defined[name] = dataclasses.replace(var, bound=max(var.bound, CLIP) + AUG_BUDGET)
+        return inside
+
+    def loop(self, header: list[str], targets: list[Var], scope: Scope, ctx: Ctx, kind: str,
+             first_lines: Sequence[str] = ()) -> Block:
+        outermost = not ctx.loops
+        if outermost:
+            self.aug_left = AUG_PER_NEST
+        inside = self.loop_scope(scope)
+        for var in targets:
+            inside.define(var)
+        inner = Ctx(ctx.depth + 1, ctx.loops + (kind,))
+        body = self.block(inside, inner, 3)
+        lines = list(first_lines) + body.lines
+        if not body.exits and self.has("break_continue") and self.chance(10):
+            lines.append(self.pick(["break", "continue"]))
+        text = header + indent(lines)
+        after = self.loop_scope(scope)
+        if self.has("loop_else") and self.has("break_continue") and self.chance(20):
+            orelse = self.block(after, dataclasses.replace(ctx, depth=ctx.depth + 1), 2)
+            text += ["else:"] + indent(orelse.lines)
+            if orelse.exits:
+                return Block(text, after, True, orelse.returns)
+            after = merge_scopes(after, [orelse.scope])
+        # names first assigned in the body, and the loop targets, are bound only if it ran at least once
+        for name, var in {**body.scope.defined, **body.scope.maybe}.items():
+            if name not in after.defined:
+                after.maybe[name] = var
+        return Block(text, after)
+
+    def stmt_for_static(self, scope: Scope, ctx: Ctx) -> Block:
+        index = self.fresh("i")
+        options = [("range(3)", 3), ("range(1, 4)", 4), ("range(4, 0, -1)", 4)]
+        vectors = self.visible(scope, VECTORS)
+        if vectors:
+            options.append((f"range(len({self.use(scope, self.pick(vectors))}))", self.length))
+        iterable, bound = self.pick(options)
+        return self.loop([f"for {index} in {iterable}:"], [Var(index, "i", bound, "target")], scope, ctx, "for")
+
+    def stmt_for_traced(self, scope: Scope, ctx: Ctx) -> Block:
+        index = self.fresh("i")
+        n = self.pick([v for v in self.visible(scope, ("i",)) if v.kind == "arg"]).name
+        iterable = self.pick([f"range({n})", f"range(1, {n})", f"range(0, {n}, 2)"])
+        return self.loop([f"for {index} in {iterable}:"], [Var(index, "i", INT_ARG, "target")], scope, ctx, "for")
+
+    def stmt_array_loop(self, scope: Scope, ctx: Ctx) -> Block:
+        vector = self.pick(self.visible(scope, VECTORS))
+        row = self.fresh("r")
+        return self.loop([f"for {row} in {self.use(scope, vector)}:"],
+                         [Var(row, vector.type[1:], vector.bound, "target")], scope, ctx, "for")
+
+    def stmt_enumerate(self, scope: Scope, ctx: Ctx) -> Block:
+        vector = self.pick(self.visible(scope, VECTORS))
+        index, row = self.fresh("k"), self.fresh("r")
+        targets = [Var(index, "i", self.length, "target"), Var(row, vector.type[1:], vector.bound, "target")]
+        return self.loop([f"for {index}, {row} in enumerate({self.use(scope, vector)}):"], targets, scope, ctx, "for")
+
+    def stmt_zip(self, scope: Scope, ctx: Ctx) -> Block:
+        first = self.pick(self.visible(scope, VECTORS))
+        second = self.pick(self.visible(scope, VECTORS))
+        p, q = self.fresh("r"), self.fresh("r")
+        targets = [Var(p, first.type[1:], first.bound, "target"), Var(q, second.type[1:], second.bound, "target")]
+        header = f"for {p}, {q} in zip({self.use(scope, first)}, {self.use(scope, second)}):"
+        return self.loop([header], targets, scope, ctx, "for")
+
+    def stmt_while(self, scope: Scope, ctx: Ctx) -> Block:
+        counter = self.fresh("w")
+        limits = [str(self.draw(st.integers(2, 5)))]
+        limits += [v.name for v in self.visible(scope, ("i",)) if v.kind == "arg"]
+        limit = self.pick(limits)
+        counter_var = Var(counter, "i", MAX_TRIPS, "target")
+        inside = self.loop_scope(scope)
+        inside.define(counter_var)
+        test = f"{counter} < {limit}"
+        if self.chance(60):
+            test += f" and {self.condition(inside).text}"
+        before = scope.copy()
+        before.define(counter_var)
+        # the counter goes up first, so that a `continue` cannot skip it
+        block = self.loop([f"{counter} = 0", f"while {test}:"], [], before, ctx, "while",
+                          first_lines=[f"{counter} = {counter} + 1"])
+        return block
+

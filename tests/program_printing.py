@@ -1,0 +1,56 @@
+"""``print`` in generated programs (feature ``print``).
+
+The converted function must print what eager Python prints, in the same order, on every call:
+``convert(f)`` on concrete inputs, ``jit(f)`` on its first call (which traces) and on later calls
+(which run the cached program and trace nothing, so a ``print`` that ran only while tracing prints
+nothing then). The check captures stdout (program_check.py). Prints go everywhere a statement can:
+in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
+strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), several
+values at once, with ``sep=`` and ``end=``.
+
+Format specs apply to int and float scalars only (a NumPy array and a bool have no ``.3f``).
+F-strings are single-quoted: in Python 3.11 a replacement field may not reuse the string's quote,
+and a dict's key in an expression (``d["a"]``) is double-quoted.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from program_model import NUMERIC, SCALARS, Block, Scope
+
+WORDS = ('"x ="', '"step"', '"->"', '""')
+SPECS = ("", ".3f", ".2f", "")  # applied to int and float scalars
+KEYWORDS = ("", "", ', sep=", "', ', sep=""', ', end=""', ', end=";\\n"', ', sep="|", end="!\\n"')
+
+
+class Printing:
+    """The ``print`` statement."""
+
+    def extra_statements(self, scope: Scope, ctx) -> list[str]:
+        kinds = super().extra_statements(scope, ctx)
+        return kinds + (["print", "print"] if self.has("print") else [])
+
+    def value_type(self) -> str:
+        return self.pick(list(NUMERIC if self.has("vectors") else SCALARS) + ["b"])
+
+    def print_item(self, scope: Scope) -> str:
+        """A string, a value, or an f-string of one or two values."""
+        kind = self.pick(["value", "fstring", "word", "value", "fstring"])
+        if kind == "word":
+            return self.pick(WORDS)
+        if kind == "value":
+            return self.expr(self.value_type(), scope, self.draw(st.integers(0, 1))).text
+        fields = []
+        for _ in range(self.draw(st.integers(1, 2))):
+            t = self.value_type()
+            spec = self.pick(SPECS) if t in SCALARS else ""
+            text = self.expr(t, scope, self.draw(st.integers(0, 1))).text
+            label = self.pick(["", "n=", "v: ", " "])
+            fields.append(f"{label}{{{text}{':' + spec if spec else ''}}}")
+        return "f'" + "".join(fields) + "'"
+
+    def stmt_print(self, scope: Scope, ctx) -> Block:
+        self.used.add("print")
+        items = [self.print_item(scope) for _ in range(self.draw(st.integers(1, 3)))]
+        return Block([f"print({', '.join(items)}{self.pick(KEYWORDS)})"], scope)

@@ -1,0 +1,93 @@
+"""Tuples and dicts of values in generated programs (feature ``pytrees``).
+
+A staged branch or loop carries a pytree by its leaves and must rebuild it with the same structure:
+``st = (a, b)`` updated in a loop, ``d = {"a": x, "b": v}`` reassigned in a branch or updated with
+``d["a"] = ...``, unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
+tuple of a float and a float vector; ``"pd:i,f"``: a dict with keys "a" and "b"), so that every
+statement that assigns or returns a variable can draw them, and their parts are leaves of the part's
+type. Every part is clipped to [-CLIP, CLIP] where it is assigned, so CLIP bounds it wherever it
+is read (a loop body's larger bound of the whole pytree, ``Loops.loop_scope``, is only cautious).
+"""
+
+from __future__ import annotations
+
+
+from program_model import CLIP, Block, E, Scope, Var
+
+WITH_VECTORS = ("pt:f,vf", "pt:i,f", "pd:vf,i", "pd:f,f")
+SCALARS_ONLY = ("pt:i,f", "pt:f,f", "pd:i,f", "pd:f,i")
+KEYS = ('"a"', '"b"')
+
+
+def parts(t: str) -> tuple[str, list[str]]:
+    """``"pt:f,i"`` -> ``("pt", ["f", "i"])``."""
+    kind, types = t.split(":")
+    return kind, types.split(",")
+
+
+class Pytrees:
+    """Tuple and dict values, their parts, item stores and unpacking."""
+
+    def extra_types(self) -> list[str]:
+        types = super().extra_types()
+        if self.has("pytrees"):
+            types += WITH_VECTORS if self.has("vectors") else SCALARS_ONLY
+        return types
+
+    def pytrees(self, scope: Scope, kind: str) -> list[Var]:
+        return [v for v in scope.defined.values() if v.kind == "local" and v.type.startswith(kind + ":")]
+
+    def structured(self, t: str, scope: Scope) -> E:
+        """A literal of type ``t``, a variable of it, or (a tuple of two of a kind) one swapped."""
+        options = [lambda: self.literal(t, scope)]
+        kind, types = parts(t)
+        for var in self.visible(scope, (t,)):
+            options += [lambda var=var: E(self.use(scope, var), CLIP, False)] * 2
+            if kind == "pt" and types[0] == types[1]:
+                options.append(lambda var=var: E(f"({self.use(scope, var)}[1], {var.name}[0])", CLIP, False))
+        return self.pick(options)()
+
+    def part(self, t: str, scope: Scope) -> E:
+        return self.clip(self.floated(self.expr(t, scope), t))
+
+    def literal(self, t: str, scope: Scope) -> E:
+        self.used.add("pytrees")
+        kind, types = parts(t)
+        values = [self.part(part, scope) for part in types]
+        bound = max(value.bound for value in values)
+        if kind == "pt":
+            return E(f"({values[0].text}, {values[1].text})", bound, False)
+        return E("{" + ", ".join(f"{key}: {value.text}" for key, value in zip(KEYS, values)) + "}", bound, False)
+
+    def extra_leaves(self, t: str, scope: Scope) -> list:
+        options = super().extra_leaves(t, scope)
+        for var in self.visible(scope, WITH_VECTORS + SCALARS_ONLY):
+            kind, types = parts(var.type)
+            for index, part in enumerate(types):
+                if part == t:
+                    key = str(index) if kind == "pt" else KEYS[index]
+                    options.append(lambda var=var, key=key: E(f"{self.use(scope, var)}[{key}]", CLIP, t in ("f", "vf")))
+        return options
+
+    def extra_statements(self, scope: Scope, ctx) -> list[str]:
+        kinds = super().extra_statements(scope, ctx)
+        if self.has("pytrees"):
+            kinds += ["pytree_store"] * 2 if self.pytrees(scope, "pd") else []
+            kinds += ["pytree_unpack"] if self.pytrees(scope, "pt") else []
+        return kinds
+
+    def stmt_pytree_store(self, scope: Scope, ctx) -> Block:
+        """``d["a"] = <expr>``: a dict updated in place."""
+        var = self.pick(self.pytrees(scope, "pd"))
+        index = self.pick([0, 1])
+        value = self.part(parts(var.type)[1][index], scope)
+        return Block([f"{var.name}[{KEYS[index]}] = {value.text}"], scope)  # the part is clipped: same bound
+
+    def stmt_pytree_unpack(self, scope: Scope, ctx) -> Block:
+        """``p, q = st``: a tuple's parts as new variables."""
+        var = self.pick(self.pytrees(scope, "pt"))
+        names = [self.fresh("p"), self.fresh("q")]
+        scope = scope.copy()
+        for name, part in zip(names, parts(var.type)[1]):
+            scope.define(Var(name, part, CLIP))
+        return Block([f"{names[0]}, {names[1]} = {var.name}"], scope)
