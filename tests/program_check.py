@@ -69,6 +69,11 @@ def _in_place_update(match: re.Match[str], constructs: Constructs, mode: str) ->
     return mode.startswith("jit") and match.group("name") in constructs.in_place
 
 
+def _in_place_while_iterated(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    """The message names no variable: any in-place update of the program's may be the one."""
+    return mode.startswith("jit") and bool(constructs.in_place)
+
+
 # Errors that docs/semantics.md and the error messages document as limitations of staging. The
 # first four need a read of the variable they name where it may be unassigned (the eager run may
 # still succeed on the inputs that assign it); the third is not a ConversionError: runtime/values.py's
@@ -109,6 +114,8 @@ DOCUMENTED_LIMITATIONS = {
             r"'(?P<name>\w+)' is updated in place, but .* refer to the same (list|dict)"), _staged_mutation),
     "in-place update of a caller's JAX array": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is updated in place"), _in_place_update),
+    "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
+        r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
 }
 
 

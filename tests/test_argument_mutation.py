@@ -355,3 +355,26 @@ def test_forced_staging_of_a_numpy_argument_is_the_located_error():
         autograph_lite.convert(scan_dropped)(converted)
     assert_located(caught.value, scan_dropped, "a[i] = a[i] * 2")
     np.testing.assert_array_equal(converted, np.ones(3))
+
+
+def bump_and_return(a, k):
+    a[k] = a[k] + 10.0
+    return a
+
+
+def updates_what_it_iterates(xs):
+    total = xs[0] * 0.0
+    for k, x in enumerate(xs):
+        total = total + x
+        xs = bump_and_return(xs, (k + 1) % 3)  # NumPy: the loop sees the new value of the next row
+    return total
+
+
+@pytest.mark.parametrize("loop_mode", ["auto", "unroll", "stage"])
+def test_updating_the_array_a_loop_iterates_over_is_a_located_error(loop_mode):
+    expected = updates_what_it_iterates(np.arange(3.0))  # 0 + 11 + 12
+    assert expected == 23.0
+    assert autograph_lite.convert(updates_what_it_iterates)(np.arange(3.0)) == expected  # in place, as eagerly
+    with pytest.raises(ConversionError, match="while a `for` loop iterates over that array") as caught:
+        autograph_lite.jit(updates_what_it_iterates, static_loops=loop_mode)(jnp.arange(3.0))
+    assert_located(caught.value, bump_and_return, "a[k] = a[k] + 10.0")

@@ -7,8 +7,10 @@ in-place update would also be seen elsewhere (by the caller, or through another 
 
 from __future__ import annotations
 
+import contextlib
 import operator
-from typing import Any, Callable
+import threading
+from typing import Any, Callable, Iterator
 
 import jax
 
@@ -29,6 +31,20 @@ _IN_PLACE = {
 }
 
 
+_loops = threading.local()  # the JAX arrays that the `for` statements running now iterate over
+
+
+@contextlib.contextmanager
+def iterating(arrays: list[Any]) -> Iterator[None]:
+    """While a ``for`` statement runs over ``arrays``: an in-place update of one of them is refused."""
+    stack = _loops.__dict__.setdefault("stack", [])
+    stack.append(arrays)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
 def setitem(
     container: Any, index: Any, value: Any, augmented: str | None = None, *,
     name: str | None = None, from_caller_of: str | None = None, aliases: dict[str, Callable[[], Any]] | None = None,
@@ -41,6 +57,8 @@ def setitem(
     """
     if name is not None:
         _check_seen(container, name, from_caller_of, aliases or {})
+    if isinstance(container, jax.Array) and getattr(_loops, "stack", None):
+        _check_not_iterated(container)
     if not isinstance(container, jax.Array):
         effects.check_item_assignment(container)
     if isinstance(container, jax.Array):
@@ -55,6 +73,20 @@ def setitem(
     else:
         container[index] = _IN_PLACE[augmented](container[index], value)
     return container
+
+
+def _check_not_iterated(array: jax.Array) -> None:
+    """Python iterates over a NumPy array as it changes; a loop over a JAX array keeps the old values."""
+    held = [array, *appends.stood_for(array)]
+    if any(candidate is iterated for arrays in _loops.stack for iterated in arrays for candidate in held):
+        raise ConversionError(
+            "an item of an array is updated in place while a `for` loop iterates over that array. A JAX "
+            "array cannot change: the update makes a new array, and the loop goes on over the old values "
+            "(over a NumPy array, Python would see the new ones).",
+            caller_location(),
+            "Iterate over a copy made before the loop (for x in xs.copy()), or index the array with a "
+            "counter (for i in range(len(xs)): x = xs[i]) so that each iteration reads the updated array.",
+        )
 
 
 def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: dict[str, Callable[[], Any]]) -> None:

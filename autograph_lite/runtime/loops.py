@@ -28,9 +28,9 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..errors import ConversionError
-from . import appends, effects, report, trial_cache
+from . import appends, effects, items, report, trial_cache
 from .conditionals import refuse_effect, staged_cond
-from .iteration import LoopChoice, TracedRange
+from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
 from .loop_carry import check_structure, translated, with_placeholders_filled
 from .static_loop_policy import StaticSequence, static_sequence, why_python
@@ -86,8 +86,19 @@ def for_stmt(
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
-    with trial_cache.remembering():
+    with trial_cache.remembering(), items.iterating(_iterated_arrays(iterable)):
         return _for_stmt(iterable, body, tuple(init), names, mode, early_exit, effect, stop_test, assigned_first)
+
+
+def _iterated_arrays(iterable: Any) -> list[Any]:
+    """The JAX arrays a loop iterates over (through ``enumerate`` / ``zip``)."""
+    if isinstance(iterable, jax.Array):
+        return [iterable]
+    if isinstance(iterable, Enumerate):
+        return _iterated_arrays(iterable.iterable)
+    if isinstance(iterable, Zip):
+        return [array for inner in iterable.iterables for array in _iterated_arrays(inner)]
+    return []
 
 
 def _for_stmt(iterable, body, state, names, mode, early_exit, effect, stop_test, assigned_first) -> tuple:
