@@ -16,20 +16,11 @@ import pytest
 
 import autograph_lite
 from autograph_lite.analysis.cells import cell_names
+from golden.corpus import closure_reads_loop_variable as closure_in_while
 from support import assert_equivalent, primitives
 
 F32 = jnp.float32
 I32 = jnp.int32
-
-
-def closure_in_while(n):
-    i = 0
-    get = lambda: i * 10  # noqa: E731
-    s = 0
-    while i < n:
-        s = s + get()
-        i += 1
-    return s
 
 
 @pytest.mark.parametrize("n", [0, 1, 3])
