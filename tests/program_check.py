@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import operator
 import re
 import sys
 import traceback
@@ -114,6 +115,11 @@ DOCUMENTED_LIMITATIONS = {
             r"'(?P<name>\w+)' is updated in place, but .* refer to the same (list|dict)"), _staged_mutation),
     "in-place update of a caller's JAX array": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is updated in place"), _in_place_update),
+    # lax carries one structure per value: a dict that gains a key (or a list an item) in a traced
+    # branch or a staged loop is a StagingTypeError naming it.
+    "container whose keys change in a traced statement": Limitation(autograph_lite.StagingTypeError, re.compile(
+        r"is a (dict|list) of .*(before the staged loop but|in the true branch of the .* but) a (dict|list) of"),
+        _staged_mutation),
     "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
         r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
 }
@@ -181,13 +187,31 @@ class _Reference:
     after: tuple
 
 
+class ItemMutableArray(np.ndarray):
+    """A NumPy array that changes in place only through item assignment (``a[k] = v``).
+
+    The reference semantics of a converted function on arrays that a helper updates in place: item
+    assignment is NumPy's (the caller sees it), but ``x += v`` rebinds ``x`` to a new array, as it does
+    for the JAX arrays the function is written for (plain NumPy would change the array in place, and
+    a loop iterating over ``x`` would see that, which neither JAX nor the converter does).
+    """
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor"):
+    setattr(ItemMutableArray, f"__i{_name}__",
+            lambda self, other, _operator=getattr(operator, f"__{_name}__"): _operator(self, other))
+
+
 def _arguments(args: tuple, numpy_inputs: bool) -> tuple:
-    """Fresh arguments for one call: JAX arrays, or (``numpy_inputs``) NumPy copies of the float
-    arrays, which a helper may update in place, and JAX scalars and int arrays as usual."""
+    """Fresh arguments for one call: JAX arrays, or (``numpy_inputs``) item-mutable NumPy copies of
+    the float arrays, which a helper may update in place, and JAX scalars and int arrays as usual."""
     if not numpy_inputs:
         return tuple(jnp.asarray(a) for a in args)
-    return tuple(np.array(a) if np.ndim(a) and np.issubdtype(np.asarray(a).dtype, np.floating) else jnp.asarray(a)
-                 for a in args)
+    return tuple(
+        np.array(a).view(ItemMutableArray) if np.ndim(a) and np.issubdtype(np.asarray(a).dtype, np.floating)
+        else jnp.asarray(a)
+        for a in args
+    )
 
 
 def _snapshot(tree: Any) -> Any:

@@ -1,6 +1,6 @@
 """A dict item stored under a traced `if` (`xs[3] = ...`) adds a key in one branch only: a
-StagingTypeError about the dict's structure, not one of the documented refusals (a container
-mutation inside staged code should say "which mutates a dict").
+StagingTypeError about the dict's structure. lax.cond returns one structure per value, so this is
+now a documented refusal ("container whose keys change in a traced statement" in program_check.py).
 
 Found by the generated-program fuzzer (tests/test_generated_programs.py, issue #13
 effect features), reduced; the outcome below is the one at commit 633ccbd.
@@ -29,4 +29,4 @@ def f(a):
 INPUTS = [
     (np.int32(5), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
