@@ -102,6 +102,11 @@ def stood_for(value: Any) -> list[Any]:
     return chain
 
 
+def with_originals(value: Any) -> list[Any]:
+    """``value`` and the values it is a traced copy of: the objects an identity check must compare."""
+    return [value, *stood_for(value)]
+
+
 def append(target: Any, value: Any) -> None:
     context = innermost()
     if context is None or created_inside(target, context.entered_from):

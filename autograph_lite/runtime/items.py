@@ -1,8 +1,11 @@
 """``x[i] = v`` and ``x[i] op= v`` on any container: ``.at[]`` updates for JAX arrays, in place otherwise.
 
-A JAX array's update is a new array bound to ``x`` alone. Where the rewriter found that Python's
-in-place update would also be seen elsewhere (by the caller, or through another name), it passes
-``name`` and what to check; a JAX array there raises a located error instead of losing the update.
+A JAX array's update is a new array bound to ``x`` alone, and so is an update of the traced copy a
+staged loop body works on. Where the rewriter found that Python's in-place update would also be
+seen elsewhere (by the caller, or through another name), it passes ``name`` and what to check; such
+an update raises a located error instead of being lost. So does an update of an array that a running
+``for`` statement iterates over. In place, on a container from outside staged code, it is an effect
+(:func:`.effects.check_item_assignment`).
 """
 
 from __future__ import annotations
@@ -52,22 +55,22 @@ def setitem(
     """The container after ``container[index] = value`` (or ``container[index] augmented value``).
 
     ``name`` is the container's variable; ``from_caller_of`` names the function when the variable may
-    hold its caller's value and is never read after the update; ``aliases`` gives, lazily, the other
-    variables that may refer to the same value and are read after it.
+    hold its caller's value and the function never hands it back (returns it or stores it into an
+    object); ``aliases`` gives, lazily, the other variables that may refer to the same value and are
+    read after it.
     """
     if name is not None:
         _check_seen(container, name, from_caller_of, aliases or {})
-    if isinstance(container, jax.Array) and getattr(_loops, "stack", None):
-        _check_not_iterated(container)
-    if not isinstance(container, jax.Array):
-        effects.check_item_assignment(container)
     if isinstance(container, jax.Array):
+        if getattr(_loops, "stack", None):
+            _check_not_iterated(container)
         where = container.at[index]
         if augmented is None:
             return where.set(value)
         if augmented in _AT_METHODS:
             return getattr(where, _AT_METHODS[augmented])(value)
         return where.set(_BINARY[augmented](container[index], value))
+    effects.check_item_assignment(container)
     if augmented is None:
         container[index] = value
     else:
@@ -77,7 +80,7 @@ def setitem(
 
 def _check_not_iterated(array: jax.Array) -> None:
     """Python iterates over a NumPy array as it changes; a loop over a JAX array keeps the old values."""
-    held = [array, *appends.stood_for(array)]
+    held = appends.with_originals(array)
     if any(candidate is iterated for arrays in _loops.stack for iterated in arrays for candidate in held):
         raise ConversionError(
             "an item of an array is updated in place while a `for` loop iterates over that array. A JAX "
@@ -97,9 +100,10 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
     for (``appends.stood_for``), which the other names and the caller hold, keeps the old contents.
     """
     copied_from = appends.stood_for(container)
-    if not isinstance(container, jax.Array) and not copied_from:
-        return
-    kind = "JAX array" if isinstance(container, jax.Array) else f"{type(copied_from[-1]).__name__} (copied by a staged loop)"
+    is_array = isinstance(container, jax.Array)
+    if not is_array and not copied_from:
+        return  # changed in place where it is: every name and the caller see it
+    kind = "JAX array" if is_array else f"{type(copied_from[-1]).__name__} (copied by a staged loop)"
     held = [container, *copied_from]
     for other, value_of in aliases.items():
         try:
@@ -107,7 +111,7 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
         except NameError:  # not bound yet (UnboundLocalError and a free variable's NameError included)
             continue
         # Both names may be copies made by the same staged loop: compare what each stands for.
-        if any(value is candidate for value in (value, *appends.stood_for(value)) for candidate in held):
+        if any(value is candidate for value in appends.with_originals(value) for candidate in held):
             raise ConversionError(
                 f"'{name}' is updated in place, but '{name}' and '{other}' refer to the same {kind} "
                 f"and '{other}' is read afterwards. The update makes a new value, bound to '{name}' only, "
