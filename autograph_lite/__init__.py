@@ -6,12 +6,12 @@ Python's semantics; a traced one becomes ``lax.cond`` / ``lax.while_loop`` / ``l
 ``lax.scan``.
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 from .api import convert, jit, to_source
 from .callees import convert_modules, skip_modules
 from .conversion import do_not_convert
-from .explain import Explanation, explain
 from .errors import (
     ConversionError,
     SourceUnavailableError,
@@ -19,6 +19,7 @@ from .errors import (
     TracedPredicateError,
     UnsupportedSyntaxError,
 )
+from .explain import Explanation, explain
 from .runtime.iteration import stage, unroll
 
 try:

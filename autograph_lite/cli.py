@@ -23,8 +23,9 @@ import re
 import sys
 import textwrap
 import types
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 EXIT_OK = 0
 EXIT_CONVERSION_ERROR = 1

@@ -9,8 +9,8 @@ so tracebacks, pdb and JAX's own messages point at the user's source.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import dataclasses
 import functools

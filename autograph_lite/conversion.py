@@ -12,7 +12,8 @@ import builtins
 import functools
 import threading
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import callees, codegen, passes, source
 from .errors import ConversionError
@@ -20,7 +21,6 @@ from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
 from .runtime.calls import Calls
 from .runtime.iteration import open_builtin
-
 
 _lock = threading.RLock()
 _compiled: dict[tuple[types.CodeType, int], codegen.CompiledCode] = {}

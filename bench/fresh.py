@@ -30,7 +30,7 @@ class FreshModules:
         self._directory = tempfile.TemporaryDirectory(prefix="autograph_lite_bench_")
         self._names: list[str] = []
 
-    def __enter__(self) -> "FreshModules":
+    def __enter__(self) -> FreshModules:
         return self
 
     def __exit__(self, *exc_info) -> None:

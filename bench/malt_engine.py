@@ -10,7 +10,7 @@ TensorFlow-style overloads, not ``jax.lax``.
 from __future__ import annotations
 
 import importlib.util  # noqa: F401  malt 2.15.3 uses importlib.util without importing it
-from typing import Callable
+from collections.abc import Callable
 
 import malt
 

@@ -14,7 +14,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")  # no display needed (and none on a CI machine)
-import matplotlib.pyplot as plt  # noqa: E402  after choosing the backend
+import matplotlib.pyplot as plt
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_RESULTS = ROOT / "bench" / "results" / "latest.json"

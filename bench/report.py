@@ -6,8 +6,7 @@ Markdown, so that a run's output can be pasted into docs/performance.md as it is
 
 from __future__ import annotations
 
-from typing import Callable
-
+from collections.abc import Callable
 
 # column key -> (heading, unit scale, unit, target text, test of a ratio)
 TARGETS: dict[str, tuple[str, float, str, str, Callable[[float], bool]]] = {

@@ -110,7 +110,7 @@ def call_times(program: Program, settings: Settings) -> dict:
         ("dispatch", measure.per_call_dispatch, program.test_args[0]),
     ):
         jax.block_until_ready((converted(*args), by_hand(*args)))  # compile outside the timing
-        count = measure.calls_per_sample(lambda: jax.block_until_ready(by_hand(*args)), settings.sample_budget_s)
+        count = measure.calls_per_sample(lambda: jax.block_until_ready(by_hand(*args)), settings.sample_budget_s)  # noqa: B023 (called here)
         results[kind] = measure.side_by_side(
             settings.run_rounds, sampler(converted, args, count), sampler(by_hand, args, count)
         )
@@ -139,7 +139,7 @@ def compile_curve(settings: Settings) -> dict:
             runs = []
             for _ in range(settings.curve_rounds):
                 jax.clear_caches()
-                runs.append(measure.timed(lambda: trace(n).lower().compile()))
+                runs.append(measure.timed(lambda: trace(n).lower().compile()))  # noqa: B023 (called here)
             samples.append(runs)
             medians.append(statistics.median(runs))
         results["seconds"][label] = medians

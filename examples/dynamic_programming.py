@@ -19,7 +19,6 @@ import re
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 import autograph_lite
 

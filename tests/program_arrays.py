@@ -17,7 +17,6 @@ difference of NumPy, not of the converter. Buffers hold floats, whose bounds gua
 from __future__ import annotations
 
 from hypothesis import strategies as st
-
 from program_model import CLIP, Block, E, Scope, Var
 
 STEP = 4.0  # |x| of what one update adds

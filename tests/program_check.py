@@ -24,17 +24,19 @@ import operator
 import re
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-
-import autograph_lite
 from program_constructs import Constructs, analyse
 from program_model import Case
 from support import assert_same, load_source
+
+import autograph_lite
+
 
 @dataclasses.dataclass(frozen=True)
 class Limitation:
@@ -199,7 +201,7 @@ class ItemMutableArray(np.ndarray):
 
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor"):
     setattr(ItemMutableArray, f"__i{_name}__",
-            lambda self, other, _operator=getattr(operator, f"__{_name}__"): _operator(self, other))
+            lambda self, other, _operator=getattr(operator, f"__{_name}__"): _operator(self, other))  # noqa: B008 (bound per name)
 
 
 def _arguments(args: tuple, numpy_inputs: bool) -> tuple:
@@ -236,7 +238,7 @@ def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> li
         call_args = _arguments(tuple(args), numpy_inputs)
         try:
             result, stdout = _call(fn, call_args)
-        except Exception:  # noqa: BLE001 - eager Python failed: nothing to compare with
+        except Exception:
             continue
         references.append(_Reference(tuple(args), _snapshot(result), stdout, _snapshot(call_args)))
     return references
@@ -264,7 +266,7 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
     args = _arguments(reference.args, constructs.numpy_inputs)
     try:
         result, stdout = _call(function, args)
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         return dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=reference.result)
     return _compare(reference, mode, result, stdout, args if compare_arguments else None)
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 
 from hypothesis import strategies as st
-
 from program_model import AUG_BUDGET, GUARD, MAX_DEPTH, NUMERIC, SCALARS, VECTORS, Block, E, Scope, Var
 
 LATE = GUARD // 64  # the magnitude a closure's body assumes of a variable that may be reassigned later

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 # Methods that mutate the list, dict, set (or deque, bytearray) they are called on.
 MUTATING_METHODS = frozenset({
@@ -96,7 +96,7 @@ def _staged_nodes(function: ast.FunctionDef, nested: bool) -> Iterator[tuple[ast
     parameters = {arg.arg for arg in function.args.args}
     early_return = any(_returns(statement) for statement in function.body if not isinstance(statement, ast.Return))
     for node, ancestors in _nodes(function, []):
-        if early_return or any(nested and isinstance(outer, _NESTED) or _may_stage(outer, parameters)
+        if early_return or any((nested and isinstance(outer, _NESTED)) or _may_stage(outer, parameters)
                                for outer in ancestors):
             yield node, ancestors
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 
 from hypothesis import strategies as st
-
 from program_model import AUG_BUDGET, NUMERIC, Block, E, Scope, Var
 
 ELEMENT = 100  # values put into a container are clipped to [-ELEMENT, ELEMENT]

@@ -12,11 +12,11 @@ tuple / dict values) enter through :meth:`Expressions.extra_leaves` and
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from hypothesis import strategies as st
-
-from program_model import CLIP, E, FLOAT_ARG, FLOAT_CONSTANTS, GUARD, INT_ARG, SCALARS, STABLE, VECTORS, Scope, Var
+from program_model import CLIP, FLOAT_ARG, FLOAT_CONSTANTS, GUARD, INT_ARG, SCALARS, STABLE, VECTORS, E, Scope, Var
 
 
 class Expressions:

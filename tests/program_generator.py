@@ -37,23 +37,42 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import strategies as st
-
-from program_check import DOCUMENTED_LIMITATIONS, Outcome, check_case, check_function  # noqa: F401 - re-exported
 from program_arrays import ArrayHelpers
+from program_check import DOCUMENTED_LIMITATIONS, Outcome, check_case, check_function  # noqa: F401 - re-exported
 from program_closures import Closures
 from program_containers import Containers
 from program_expressions import Expressions
 from program_loops import Loops
+from program_model import (  # noqa: F401 - Case and regression_text re-exported
+    AUG_BUDGET,
+    AUG_PER_NEST,
+    CLIP,
+    CLIP_ABOVE,
+    FLOAT_ARG,
+    HEADER,
+    INT_ARG,
+    MAX_DEPTH,
+    MAX_TRIPS,
+    NUMERIC,
+    SCALARS,
+    VECTORS,
+    Block,
+    Case,
+    Ctx,
+    E,
+    Program,
+    Scope,
+    Var,
+    indent,
+    merge_scopes,
+    regression_text,
+)
 from program_printing import Printing
 from program_pytrees import Pytrees
-from program_model import (  # noqa: F401 - Case and regression_text re-exported
-    AUG_BUDGET, AUG_PER_NEST, CLIP, CLIP_ABOVE, FLOAT_ARG, HEADER, INT_ARG, MAX_DEPTH, MAX_TRIPS, NUMERIC,
-    SCALARS, VECTORS, Block, Case, Ctx, E, Program, Scope, Var, indent, merge_scopes, regression_text,
-)
 from program_regressions import load_regression, main, reduce_case, save_regression  # noqa: F401 - re-exported
 
 # --- features ------------------------------------------------------------------------------------

@@ -10,12 +10,22 @@ augmented assignments of the loop nest (:meth:`Loops.loop_scope`).
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from collections.abc import Sequence
 
 from hypothesis import strategies as st
-
 from program_model import (
-    AUG_BUDGET, AUG_PER_NEST, CLIP, INT_ARG, MAX_TRIPS, VECTORS, Block, Ctx, Scope, Var, indent, merge_scopes,
+    AUG_BUDGET,
+    AUG_PER_NEST,
+    CLIP,
+    INT_ARG,
+    MAX_TRIPS,
+    VECTORS,
+    Block,
+    Ctx,
+    Scope,
+    Var,
+    indent,
+    merge_scopes,
 )
 
 

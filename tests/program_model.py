@@ -9,7 +9,8 @@ example and what tests/regressions/ stores.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import jax
 import numpy as np
@@ -58,7 +59,7 @@ class Scope:
     defined: dict[str, Var]
     maybe: dict[str, Var]  # assigned on some paths only
 
-    def copy(self) -> "Scope":
+    def copy(self) -> Scope:
         return Scope(dict(self.defined), dict(self.maybe))
 
     def define(self, var: Var) -> None:

@@ -16,7 +16,6 @@ and a dict's key in an expression (``d["a"]``) is double-quoted.
 from __future__ import annotations
 
 from hypothesis import strategies as st
-
 from program_model import NUMERIC, SCALARS, Block, Scope
 
 WORDS = ('"x ="', '"step"', '"->"', '""')

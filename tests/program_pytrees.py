@@ -11,7 +11,6 @@ is read (a loop body's larger bound of the whole pytree, ``Loops.loop_scope``, i
 
 from __future__ import annotations
 
-
 from program_model import CLIP, Block, E, Scope, Var
 
 WITH_VECTORS = ("pt:f,vf", "pt:i,f", "pd:vf,i", "pd:f,f")

@@ -15,11 +15,12 @@ import importlib.util
 import inspect
 import itertools
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from program_check import Outcome, check_case
 from program_model import Case, Program, regression_text
+
 
 def regression_name(case: Case) -> str:
     digest = hashlib.sha1(regression_text(case, header="").encode()).hexdigest()[:10]

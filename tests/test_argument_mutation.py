@@ -12,10 +12,10 @@ import inspect
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from support import load_source
 
 import autograph_lite
 from autograph_lite import ConversionError
-from support import load_source
 
 WRAPPERS = [autograph_lite.convert, autograph_lite.jit]
 WRAPPER_IDS = ["convert", "jit"]

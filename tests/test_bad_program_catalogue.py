@@ -6,7 +6,6 @@ the marked text, and ends with a fix on a line of its own; never an internal err
 never a hang (each call runs under an alarm), never a result.
 """
 
-import re
 import signal
 import types
 from pathlib import Path
@@ -14,9 +13,9 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import pytest
+from bad_programs import catalogue
 
 import autograph_lite
-from bad_programs import catalogue
 
 F32, I32 = jnp.float32, jnp.int32
 CATALOGUE = Path(catalogue.__file__)

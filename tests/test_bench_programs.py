@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import jax
 import pytest
+from support import assert_same
 
 import autograph_lite
 from bench.fresh import FreshModules
 from bench.programs import PROGRAMS
-from support import assert_same
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda program: program.name)

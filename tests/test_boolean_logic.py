@@ -12,9 +12,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from support import assert_equivalent, assert_same, primitives
 
 import autograph_lite
-from support import assert_equivalent, assert_same, primitives
 
 F32 = jnp.float32
 CALLS: list[str] = []
@@ -202,7 +202,7 @@ def test_concrete_false_first_returns_the_python_value_without_tracing_the_rest(
 
 
 def if_on_boolean_ops(x, y, flag):
-    if flag and x > 0 or y > 3:
+    if (flag and x > 0) or y > 3:
         z = x + y
     else:
         z = x - y

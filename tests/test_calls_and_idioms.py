@@ -8,10 +8,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-
-import autograph_lite
 from idioms import helpers_module
 from support import assert_equivalent, load_source, primitives
+
+import autograph_lite
 
 F32 = jnp.float32
 
@@ -169,7 +169,7 @@ def nested_and_lambdas(x):
             v = v * 2
         return v
 
-    absolute = lambda v: v if v > 0 else -v  # noqa: E731
+    absolute = lambda v: v if v > 0 else -v
     vmapped = jax.vmap(lambda r: r if r > 0 else 0.0)(jnp.stack([x, -x]))
     return inner(absolute(x) + 1) + vmapped.sum()
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import gast
 import jax.numpy as jnp
 import pytest
+from golden.corpus import closure_reads_loop_variable as closure_in_while
+from support import assert_equivalent, primitives
 
 import autograph_lite
 from autograph_lite.analysis.cells import cell_names
-from golden.corpus import closure_reads_loop_variable as closure_in_while
-from support import assert_equivalent, primitives
 
 F32 = jnp.float32
 I32 = jnp.int32
@@ -34,7 +34,7 @@ def test_closure_defined_before_a_while_sees_each_iteration(n):
 
 def closure_over_branch(x, c):
     scale = 2.0
-    h = lambda: x * scale  # noqa: E731
+    h = lambda: x * scale
     if c > 0:
         scale = 20.0
     return h()
@@ -61,7 +61,7 @@ def test_lambdas_made_in_a_loop_all_see_the_last_value():
 
 def branch_reads_closure_before_assigning(x, c):
     t = x
-    get = lambda: t * 2.0  # noqa: E731
+    get = lambda: t * 2.0
     if c > 0:
         t = get() + 1.0
     else:
@@ -80,7 +80,7 @@ def test_each_traced_branch_starts_from_the_value_before_the_if(c):
 def closure_in_scan(x):
     acc = x * 0.0
     scale = 1.0
-    get = lambda: acc * scale  # noqa: E731
+    get = lambda: acc * scale
     for _ in range(4):
         acc = acc + x + get()
         scale = scale * 0.5
@@ -94,7 +94,7 @@ def test_closure_in_a_staged_static_loop():
 
 def closure_in_traced_range(x, n):
     acc = x * 0.0
-    get = lambda: acc + 1.0  # noqa: E731
+    get = lambda: acc + 1.0
     for _ in range(n):
         acc = get() * x
     return acc
@@ -110,7 +110,7 @@ def test_closure_in_a_loop_over_a_traced_range(n):
 def closure_over_nested_loops(x, n):
     total = x * 0.0
     inner = x * 0.0
-    peek = lambda: inner  # noqa: E731
+    peek = lambda: inner
     for _ in range(n):
         inner = x * 0.0
         j = 0
@@ -127,7 +127,7 @@ def test_closure_over_a_name_that_an_inner_loop_assigns(n):
 
 
 def closure_over_parameter(x, n):
-    g = lambda: x * 2.0  # noqa: E731
+    g = lambda: x * 2.0
     i = 0
     while i < n:
         x = x + 1.0
@@ -144,7 +144,7 @@ def closure_first_assigned_in_loop(x):
     acc = x * 0.0
     for k in range(3):
         t = x * k
-        g = lambda: t + 1.0  # noqa: E731
+        g = lambda: t + 1.0
         acc = acc + g()
     return acc
 

@@ -15,9 +15,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from support import assert_equivalent, assert_same, primitives
 
 import autograph_lite
-from support import assert_equivalent, assert_same, primitives
 
 F32 = jnp.float32
 

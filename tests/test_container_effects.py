@@ -15,10 +15,10 @@ import inspect
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from support import assert_same, primitives
 
 import autograph_lite
 from autograph_lite import ConversionError
-from support import assert_same, primitives
 
 F32 = jnp.float32
 
@@ -414,7 +414,7 @@ def test_a_global_writer_called_in_a_traced_branch_is_a_located_error():
 
 def cell_assigned_in_loop(x, n):
     c = 0
-    get = lambda: c  # noqa: E731 - a closure: c is a cell, which the loop's helpers declare nonlocal
+    get = lambda: c
     for i in range(n):
         c = c + 1
         x = x + get()

@@ -11,9 +11,9 @@ from pathlib import Path
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from support import assert_equivalent, primitives
 
 import autograph_lite
-from support import assert_equivalent, primitives
 
 ROOT = Path(__file__).resolve().parent.parent
 

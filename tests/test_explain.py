@@ -6,9 +6,9 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
+from explain_corpus import programs
 
 import autograph_lite
-from explain_corpus import programs
 
 CORPUS = Path(programs.__file__)
 REPO = Path(__file__).resolve().parents[1]

@@ -36,10 +36,9 @@ import json
 import os
 from pathlib import Path
 
+import program_generator as generator
 import pytest
 from hypothesis import assume, given, settings
-
-import program_generator as generator
 
 LONG_RUN = os.environ.get("AUTOGRAPH_LITE_HYPOTHESIS_PROFILE") == "long"
 FEATURES = generator.parse_features(os.environ.get("AUTOGRAPH_LITE_FUZZ_FEATURES"))

@@ -20,10 +20,10 @@ import os
 from pathlib import Path
 
 import pytest
-
-import autograph_lite
 from golden import corpus
 from support import assert_equivalent
+
+import autograph_lite
 
 GOLDEN_DIRECTORY = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -19,9 +19,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from flax import nnx
+from support import assert_equivalent, assert_same, count_equations, primitives
 
 import autograph_lite
-from support import assert_equivalent, assert_same, count_equations, primitives
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ["flax_nnx_adaptive", "equinox_module", "optax_training", "ode_adaptive", "dynamic_programming"]

@@ -16,10 +16,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import lax
+from support import assert_equivalent, assert_same, count_equations, primitives
 
 import autograph_lite
 from autograph_lite import StagingTypeError
-from support import assert_equivalent, assert_same, count_equations, primitives
 
 F32 = jnp.float32
 I32 = jnp.int32

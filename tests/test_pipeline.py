@@ -19,11 +19,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from support import assert_equivalent, primitives
 
 import autograph_lite
 import autograph_lite.source
 from autograph_lite import ConversionError, SourceUnavailableError
-from support import assert_equivalent, primitives
 
 F32 = jnp.float32
 SCALE = 3.0
@@ -133,7 +133,7 @@ def test_each_closure_keeps_its_own_cells():
 
 # --- lambdas, nested functions, methods, partials ----------------------------------------------------
 
-PAIR = (lambda x: x * 2 if x > 0 else -x, lambda x: x + 100 if x > 0 else x - 100)  # noqa: E731
+PAIR = (lambda x: x * 2 if x > 0 else -x, lambda x: x + 100 if x > 0 else x - 100)
 
 
 @pytest.mark.parametrize("x", [2.0, -2.0])
@@ -155,7 +155,7 @@ def with_nested_function(x, y):
             return a
         return b
 
-    helper = lambda v: v if v > 0 else 0.0  # noqa: E731
+    helper = lambda v: v if v > 0 else 0.0
     return pick(x, y) + helper(x - y)
 
 
@@ -467,7 +467,7 @@ def test_conversion_from_eight_threads_gives_one_object():
         try:
             barrier.wait()
             results[index] = autograph_lite.convert(converted_from_threads)
-        except Exception as error:  # noqa: BLE001 - reported below
+        except Exception as error:
             errors.append(error)
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]

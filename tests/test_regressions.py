@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import program_generator as generator
+import pytest
 
 REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.py"))
 

@@ -1,10 +1,9 @@
 """The seed example of the Core issue, end to end."""
 
-import jax
 import pytest
+from support import assert_equivalent, primitives
 
 import autograph_lite
-from support import assert_equivalent, primitives
 
 
 def conditional_double(x, threshold):

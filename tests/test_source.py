@@ -2,12 +2,11 @@
 
 import linecache
 
-import jax.numpy as jnp
 import pytest
-
-import autograph_lite
 from source_corpus import shapes
 from support import assert_equivalent
+
+import autograph_lite
 
 
 def test_an_ipython_style_cell_is_read_through_linecache():

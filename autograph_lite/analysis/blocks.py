@@ -7,7 +7,7 @@ expression node, which is most of a tree.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import gast
 

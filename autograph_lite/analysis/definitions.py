@@ -21,10 +21,10 @@ class Bound:
     surely: frozenset[str]
     possibly: frozenset[str]
 
-    def bind(self, names: set[str] | frozenset[str]) -> "Bound":
+    def bind(self, names: set[str] | frozenset[str]) -> Bound:
         return Bound(self.surely | names, self.possibly | names)
 
-    def merge(self, other: "Bound") -> "Bound":
+    def merge(self, other: Bound) -> Bound:
         return Bound(self.surely & other.surely, self.possibly | other.possibly)
 
 

@@ -18,7 +18,7 @@ only it sees whether the container is a JAX array and which candidate names hold
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator
+from collections.abc import Iterator
 
 import gast
 

@@ -11,13 +11,13 @@ becomes helpers.
 from __future__ import annotations
 
 import copy
-from typing import Callable
+from collections.abc import Callable
 
 import gast
 
 from ..analysis import analyze, reads, writes
-from ..analysis.cells import cell_names
 from ..analysis.assigned_before_read import assigned_before_every_read
+from ..analysis.cells import cell_names
 from ..analysis.names import unchanging_tree, without_walrus
 from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction

@@ -9,7 +9,7 @@ converted function) are looked up at run time, since their values are unknown he
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import gast
 

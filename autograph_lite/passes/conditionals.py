@@ -33,8 +33,10 @@ class _Conditionals(StatementPass):
         true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
         line = node.lineno
         helpers = [
-            templates.helper(true_name, inputs, node.body or [templates.pass_statement(line)], templates.names(carried, line), line, self.cells),
-            templates.helper(false_name, inputs, node.orelse or [templates.pass_statement(line)], templates.names(carried, line), line, self.cells),
+            templates.helper(
+                name, inputs, body or [templates.pass_statement(line)], templates.names(carried, line), line, self.cells
+            )
+            for name, body in ((true_name, node.body), (false_name, node.orelse))
         ]
         effect = first_effect(node.body + node.orelse)
         arguments = [node.test, templates.name(true_name, line), templates.name(false_name, line),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 import gast
 

@@ -19,7 +19,6 @@ from ..analysis.blocks import SCOPES, blocks_of
 from . import templates
 
 
-
 def first_effect(body: list[gast.stmt]) -> str | None:
     """A short description of the first effect in ``body``, in source order, or ``None``.
 
@@ -83,8 +82,7 @@ def _is_runtime(function: gast.expr) -> bool:
 
 def _faithful(call: gast.Call) -> bool:
     function = call.func
-    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name):
-        if function.value.id == templates.RUNTIME:
+    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name) and function.value.id == templates.RUNTIME:
             if function.attr != "call":
                 return True  # the runtime's own statements check their bodies themselves
             first = call.args[0] if call.args else None

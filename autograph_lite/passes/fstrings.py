@@ -19,7 +19,7 @@ an exception needs its text at once.
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from collections.abc import Iterator
 
 import gast
 

@@ -14,7 +14,7 @@ function, so it is rejected with its location.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import gast
 

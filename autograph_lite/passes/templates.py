@@ -9,7 +9,7 @@ their own lines. Every node made here has a complete position, so the compiler n
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import gast
 
@@ -77,7 +77,10 @@ def if_statement(test: gast.expr, body: list[gast.stmt], line: int) -> gast.If:
 
 def none_of(flags: list[str], line: int) -> gast.expr:
     """``not (a or b ...)``: true while none of the flags is set."""
-    inner = name(flags[0], line) if len(flags) == 1 else _at(gast.BoolOp(op=gast.Or(), values=[name(f, line) for f in flags]), line)
+    if len(flags) == 1:
+        inner = name(flags[0], line)
+    else:
+        inner = _at(gast.BoolOp(op=gast.Or(), values=[name(f, line) for f in flags]), line)
     return _at(gast.UnaryOp(op=gast.Not(), operand=inner), line)
 
 

@@ -8,7 +8,8 @@ object, so one compiled rewrite serves every set of options.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from jax.extend import source_info_util
 

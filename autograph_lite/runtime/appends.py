@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import jax
 

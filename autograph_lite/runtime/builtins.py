@@ -10,7 +10,8 @@ smallest / largest element), ``sum`` of an array adds its rows, ``any`` / ``all`
 from __future__ import annotations
 
 import builtins
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax.numpy as jnp
 

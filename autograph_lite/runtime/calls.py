@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 import threading
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 
@@ -50,7 +51,7 @@ class Calls:
             return self._call_function(function.__func__, (function.__self__, *args), kwargs)
         if isinstance(function, functools.partial):
             return self.call(function.func, *function.args, *args, **{**function.keywords, **kwargs})
-        method = getattr(type(function), "__call__", None)
+        method = getattr(type(function), "__call__", None)  # noqa: B004 (the method itself, not callable())
         if isinstance(method, types.FunctionType) and not callees.is_marked_do_not_convert(function):
             return self._call_function(method, (function, *args), kwargs)
         return function(*args, **kwargs)

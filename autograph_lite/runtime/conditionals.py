@@ -10,7 +10,8 @@ again; a genuine difference becomes a ``StagingTypeError`` naming the variable.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -161,7 +162,7 @@ def _adjust(splits, names, adjustments, construct, location, true_fn, false_fn) 
     true_values = splits["true"].rebuild(splits["true"].arrays)
     false_values = splits["false"].rebuild(splits["false"].arrays)
     fills = {"true": [], "false": []}
-    for index, name in enumerate(names):
+    for index in range(len(names)):
         left, right = true_values[index], false_values[index]
         if _is_placeholder(left) and not isinstance(right, Undefined):
             fills["true"].append((index, right))

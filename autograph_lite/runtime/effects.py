@@ -92,7 +92,7 @@ def check_item_assignment(container: Any) -> None:
     _refuse(
         f"assigns to an item of a {kind} from outside it, which mutates a {kind}",
         f"this item assignment, which mutates a {kind} from outside the staged code,", context,
-        f"carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it",
+        "carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it",
     )
 
 

@@ -1,15 +1,17 @@
 """What a ``for`` loop iterates over, seen before Python turns it into an iterator.
 
 ``range(n)`` with a traced ``n`` cannot be built at all, and ``enumerate(x)`` / ``zip(a, b)`` hide
-their arguments once built, so calls to them from converted code get :func:`open_builtin`'s versions. With concrete arguments it returns the builtin's own result; otherwise a
-small description that the loop operator stages and that still iterates like the builtin.
+their arguments once built, so calls to them from converted code get :func:`open_builtin`'s
+versions. With concrete arguments it returns the builtin's own result; otherwise a small
+description that the loop operator stages and that still iterates like the builtin.
 """
 
 from __future__ import annotations
 
 import builtins
 import dataclasses
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import jax.numpy as jnp
 

@@ -10,7 +10,7 @@ import dis
 import os
 import sys
 import types
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import Location
 

@@ -9,7 +9,8 @@ Shared by the staged lowerings (:mod:`.loops`) and the static-loop policy's tria
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import numpy as np

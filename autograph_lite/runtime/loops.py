@@ -21,7 +21,8 @@ inside an :mod:`.appends` context, so that appends are collected and effects ref
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -57,7 +58,7 @@ def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ..
     reason = "the test is traced" if not python_iterations else (
         f"the test became traced after {python_iterations} Python iterations; the rest is staged")
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", location)
-    predicate = lambda *values: to_predicate(test(*values), "`while` loop", location)  # noqa: E731
+    predicate = lambda *values: to_predicate(test(*values), "`while` loop", location)
     result = with_placeholders_filled(
         lambda s: _staged_while(predicate, body, s, names, "`while` loop", location), state, names
     )
@@ -143,12 +144,12 @@ def _for_stmt(iterable, body, state, names, mode, early_exit, effect, stop_test,
 
 def _staged_static(sequence, early_exit, body, stop_test, state, names, location) -> tuple:
     if early_exit and stop_test is not None:
-        run = lambda s: _staged_counted_while(  # noqa: E731
+        run = lambda s: _staged_counted_while(
             0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)), body, stop_test, s, names, location
         )
     else:
         step = _masked(body, stop_test, names, location)
-        run = lambda s: _staged_sequence(sequence, step, s, names, location)  # noqa: E731
+        run = lambda s: _staged_sequence(sequence, step, s, names, location)
     return with_placeholders_filled(run, state, names)
 
 
@@ -216,7 +217,7 @@ def _staged_sequence(sequence: StaticSequence, body, state, names, location) -> 
     try:
         (_, arrays), outputs = lax.scan(scan_step, (counter, split.arrays), sequence.xs, length=sequence.length)
     except TypeError as error:
-        raise translated(error, split, record, "`for` loop", location)
+        raise translated(error, split, record, "`for` loop", location)  # noqa: B904 (it sets the cause)
     record["collector"].append_rows(outputs, sequence.length)
     return split.rebuild(arrays)
 
@@ -246,7 +247,7 @@ def _staged_range(traced_range: TracedRange, body, stop_test, state, names, loca
     try:
         arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
     except TypeError as error:
-        raise translated(error, split, record, "`for` loop", location)
+        raise translated(error, split, record, "`for` loop", location)  # noqa: B904 (it sets the cause)
     return split.rebuild(arrays)
 
 
@@ -270,7 +271,7 @@ def _staged_counted_while(lower, upper, item_of, body, stop_test, state, names, 
     try:
         _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(lower), split.arrays))
     except TypeError as error:
-        raise translated(error, split, record, "`for` loop", location)
+        raise translated(error, split, record, "`for` loop", location)  # noqa: B904 (it sets the cause)
     return split.rebuild(arrays)
 
 
@@ -286,7 +287,7 @@ def _staged_while(predicate, body, state, names, construct, location) -> tuple:
             split.arrays,
         )
     except TypeError as error:
-        raise translated(error, split, record, construct, location)
+        raise translated(error, split, record, construct, location)  # noqa: B904 (it sets the cause)
     return split.rebuild(arrays)
 
 

@@ -21,7 +21,8 @@ import builtins
 import itertools
 import string
 import sys
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import jax
 import numpy as np
@@ -73,7 +74,7 @@ class DeferredText:
         return self.values, self.template
 
     @classmethod
-    def tree_unflatten(cls, template: str, values: Any) -> "DeferredText":
+    def tree_unflatten(cls, template: str, values: Any) -> DeferredText:
         return cls(template, tuple(values))
 
     def text(self, use: str = "is used as a str") -> str:
@@ -112,7 +113,7 @@ for _name in (
 
 def _realized(value: Any) -> Any:
     """``value`` with every DeferredText in it replaced by its text."""
-    is_text = lambda leaf: isinstance(leaf, DeferredText)  # noqa: E731
+    is_text = lambda leaf: isinstance(leaf, DeferredText)
     return jax.tree_util.tree_map(lambda leaf: leaf.text() if is_text(leaf) else leaf, value, is_leaf=is_text)
 
 
@@ -195,7 +196,7 @@ def _check_spec(value: Any, conversion: str | None, spec: str) -> None:
         zeros = np.zeros((0,) * aval.ndim, aval.dtype)
         return zeros[()] if aval.ndim == 0 else zeros
 
-    is_text = lambda leaf: isinstance(leaf, DeferredText)  # noqa: E731
+    is_text = lambda leaf: isinstance(leaf, DeferredText)
     format(_converted(jax.tree_util.tree_map(stand_in, value, is_leaf=is_text), conversion), spec)
 
 

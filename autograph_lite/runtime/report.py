@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import jax
 
@@ -45,7 +46,7 @@ class Recorder:
     def __init__(self) -> None:
         self.decisions: list[Decision] = []
 
-    def __enter__(self) -> "Recorder":
+    def __enter__(self) -> Recorder:
         _state.recorder = self
         return self
 

@@ -5,15 +5,17 @@ can be staged as one ``lax.scan`` (compiled once, reverse-mode gradients) or run
 as plain ``jax.jit`` does). Under ``static_loops="auto"`` the body is traced once, aside, with an
 abstract index: the loop is staged when that works and some carried value depends on traced data;
 it stays Python when the body needs a concrete index (a list lookup, a shape) or when everything it
-carries is a Python value (which staging would turn into traced values). The trial is a trace like any other staged one, marked as a trial: an effect found in it (a
-container mutated, an outer variable assigned) is refused before it happens and makes the loop run
-as Python, so the trial leaves nothing behind.
+carries is a Python value (which staging would turn into traced values). The trial is a trace like
+any other staged one, marked as a trial: an effect found in it (a container mutated, an outer
+variable assigned) is refused before it happens and makes the loop run as Python, so the trial
+leaves nothing behind.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -135,7 +137,7 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
         raise
     except effects.Refused as refused:
         return f"its body {refused.effect}"
-    except Exception as error:  # noqa: BLE001 - any failure means: run it as Python, which raises real errors
+    except Exception as error:
         return f"the body cannot run with a traced index or item ({type(error).__name__})"
     for name, before, after in zip(split.array_names(), array_avals, closed.out_avals):
         changes_dtype = before.dtype != after.dtype and not before.weak_type

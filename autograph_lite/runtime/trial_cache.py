@@ -18,7 +18,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import types
-from typing import Any, Hashable, Iterator
+from collections.abc import Hashable, Iterator
+from typing import Any
 
 import jax
 import numpy as np

@@ -6,8 +6,8 @@ This module owns the one test "is this a tracer?". Everything else asks it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from typing import Any, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -133,7 +133,7 @@ class Split:
     arrays: list[Any]
 
     @classmethod
-    def of(cls, values: Sequence[Any], names: Sequence[str]) -> "Split":
+    def of(cls, values: Sequence[Any], names: Sequence[str]) -> Split:
         treedefs, slots, arrays = [], [], []
         for value in values:
             leaves, treedef = jax.tree_util.tree_flatten(value)
@@ -148,7 +148,7 @@ class Split:
             slots.append(name_slots)
         return cls(tuple(names), treedefs, slots, arrays)
 
-    def abstract(self) -> "Split":
+    def abstract(self) -> Split:
         """This split with shapes and dtypes in place of its arrays.
 
         Kept after a trace ends, for type checks and messages: holding the trace's own values would
@@ -166,7 +166,7 @@ class Split:
             values.append(jax.tree_util.tree_unflatten(treedef, leaves))
         return tuple(values)
 
-    def first_difference(self, other: "Split") -> int | None:
+    def first_difference(self, other: Split) -> int | None:
         """Index of the first name whose structure or Python leaves differ from ``other``'s, if any."""
         for index, (mine, theirs) in enumerate(zip(self.per_name_keys(), other.per_name_keys())):
             if mine != theirs:

@@ -8,7 +8,8 @@ its text, and keeps each module free of the other's idioms.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax.numpy as jnp
 import numpy as np

@@ -1,6 +1,5 @@
 """Functions whose conversion report tests/test_explain.py checks, line by line."""
 
-import jax.numpy as jnp
 
 import autograph_lite
 

@@ -2,13 +2,11 @@
 
 import functools
 
-import jax.numpy as jnp
-
 import autograph_lite
 
 pair = (lambda x: x * 2 if x > 0 else -x, lambda x: x + 1 if x > 0 else x - 1)
 
-spread = lambda x: (  # noqa: E731
+spread = lambda x: (
     x * 3
     if x > 0
     else x
@@ -56,7 +54,7 @@ def signature_over_lines(
     if x > 0:
         return x + offset
     return x - offset
-def defined_right_after(x):  # noqa: E302 - no blank line: the block before must end here
+def defined_right_after(x):
     return x * 5
 
 
