@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 BENCH_STAMP := $(VENV)/.bench-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DOCS_STAMP := $(VENV)/.docs-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+LINT_STAMP := $(VENV)/.lint-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test fuzz bench bench-quick docs venv clean
+.PHONY: demo test lint fuzz bench bench-quick docs venv clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,11 @@ $(BENCH_STAMP): $(STAMP)
 	rm -f $(VENV)/.bench-*
 	touch $(BENCH_STAMP)
 
+$(LINT_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,lint]'
+	rm -f $(VENV)/.lint-*
+	touch $(LINT_STAMP)
+
 $(DOCS_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,docs]'
 	rm -f $(VENV)/.docs-*
@@ -37,6 +43,11 @@ demo: venv
 ## Run the whole test suite (hypothesis runs its bounded CI profile).
 test: venv
 	$(PY) -m pytest
+
+## Lint (ruff) and type-check (mypy) with the settings in pyproject.toml; CI runs it after the tests.
+lint: $(LINT_STAMP)
+	$(VENV)/bin/ruff check autograph_lite tests bench examples
+	$(VENV)/bin/mypy
 
 ## Long generated-program run: make fuzz FUZZ_SEED=1 FUZZ_COUNT=5000 [FUZZ_FEATURES=+break_continue]
 ## [FUZZ_SURVEY=fuzz.json: count every outcome instead of stopping at the first bug].

@@ -9,6 +9,7 @@ tolerance for floats, and with the same pytree structure.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import itertools
 import sys
 import textwrap
@@ -18,8 +19,10 @@ from typing import Any
 
 import jax
 import numpy as np
+import pytest
 
 import autograph_lite
+from autograph_lite import ConversionError
 from bench.measure import primitive_counts
 
 _module_counter = itertools.count()
@@ -68,3 +71,17 @@ def primitives(fn: Callable, *args: Any) -> set[str]:
 def count_equations(fn: Callable, *args: Any) -> int:
     """Number of equations in the jaxpr of ``fn``, sub-jaxprs included."""
     return sum(primitive_counts(fn, *args).values())
+
+
+def where(fn, text: str) -> str:
+    """``file:line`` of the one line of ``fn`` containing ``text``, as located errors print it."""
+    lines, start = inspect.getsourcelines(fn)
+    (line,) = [start + index for index, source in enumerate(lines) if text in source]
+    return f"{fn.__code__.co_filename}:{line}"
+
+
+def conversion_error(fn, *args, **options) -> str:
+    """The message of the ``ConversionError`` that jitting ``fn`` and calling it raises."""
+    with pytest.raises(ConversionError) as raised:
+        autograph_lite.jit(fn, **options)(*args)
+    return str(raised.value)
