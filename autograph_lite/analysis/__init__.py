@@ -8,15 +8,16 @@ iteration). Temporaries local to a branch or a body are not carried.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import gast
 
 from .blocks import statements_within
 from .definitions import Bound, Definitions, surely_assigned
 from .liveness import Liveness
-from .names import reads, target_names, unchanging_tree, writes
+from .names import ANY_SOURCE, NameScanner, parameter_names
 
-__all__ = ["StatementInfo", "analyze", "declared_outer", "reads", "surely_assigned", "target_names", "writes"]
+__all__ = ["NameScanner", "StatementInfo", "analyze", "declared_outer", "surely_assigned"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,35 +36,32 @@ class StatementInfo:
 
 def analyze(
     function: gast.FunctionDef,
-    loop_test_reads: dict[gast.AST, set[str]] | None = None,
+    loop_test_reads: Mapping[gast.AST, set[str]] | None = None,
     cells: frozenset[str] = frozenset(),
+    names: NameScanner = ANY_SOURCE,
 ) -> dict[gast.AST, StatementInfo]:
     """Side table from each compound statement of ``function`` to its ``StatementInfo``.
 
     ``loop_test_reads`` names what a ``for`` loop's stop test (from ``break`` / ``return``) reads:
     like a ``while`` test, it runs again after every iteration. ``cells`` are the names nested
     functions refer to: a statement that writes one carries it whatever the liveness says, since a
-    closure may read it at any later time.
+    closure may read it at any later time. ``names`` is the converted function's scanner; the tree
+    does not change during the analysis, so it remembers what each statement reads and writes.
     """
-    with unchanging_tree():
-        return _analyze(function, loop_test_reads or {}, cells)
-
-
-def _analyze(
-    function: gast.FunctionDef, loop_test_reads: dict[gast.AST, set[str]], cells: frozenset[str]
-) -> dict[gast.AST, StatementInfo]:
-    liveness = Liveness(loop_test_reads)
+    names = names.remembering()
+    loop_test_reads = loop_test_reads or {}
+    liveness = Liveness(names, loop_test_reads)
     liveness.analyze_function(function)
-    definitions = Definitions()
-    definitions.analyze_function(function, _parameters(function.args))
+    definitions = Definitions(names)
+    definitions.analyze_function(function, parameter_names(function.args))
     outer_scope = declared_outer(function.body)
 
     table: dict[gast.AST, StatementInfo] = {}
     for node, live_after in liveness.live_after.items():
-        written = _written_by(node) - outer_scope
+        written = _written_by(node, names) - outer_scope
         needed = live_after | liveness.live_into_body[node]
         if isinstance(node, gast.While):
-            needed |= reads(node.test)  # the test runs again after every iteration
+            needed |= names.reads(node.test)  # the test runs again after every iteration
         needed |= loop_test_reads.get(node, set()) | cells
         carried = tuple(sorted(written & needed))
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
@@ -77,18 +75,12 @@ def _analyze(
     return table
 
 
-def _written_by(node: gast.AST) -> set[str]:
+def _written_by(node: gast.AST, names: NameScanner) -> set[str]:
     if isinstance(node, gast.If):
-        return writes(node.body) | writes(node.orelse)
+        return names.writes(node.body) | names.writes(node.orelse)
     if isinstance(node, gast.For):
-        return writes(node.body) | target_names(node.target)
-    return writes(node.body)
-
-
-def _parameters(args: gast.arguments) -> set[str]:
-    names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
-    names |= {extra.id for extra in (args.vararg, args.kwarg) if extra is not None}
-    return names
+        return names.writes(node.body) | names.target_names(node.target)
+    return names.writes(node.body)
 
 
 def declared_outer(body: list[gast.AST]) -> set[str]:

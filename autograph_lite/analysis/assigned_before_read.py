@@ -12,27 +12,31 @@ from __future__ import annotations
 import gast
 
 from .blocks import SCOPES
-from .names import reads, target_names, writes
+from .names import NameScanner, parameter_names
 
 _LEFT = None  # the state after a statement that never completes normally
 
 
-def assigned_before_every_read(function: gast.FunctionDef) -> frozenset[str]:
-    """Locals of ``function`` that every read of theirs finds surely assigned."""
-    checker = _Checker()
-    parameters = {a.id for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
-    parameters |= {a.id for a in (function.args.vararg, function.args.kwarg) if a is not None}
-    checker.block(function.body, frozenset(parameters))
-    return frozenset(writes(function.body) - checker.unsafe)
+def assigned_before_every_read(function: gast.FunctionDef, names: NameScanner) -> frozenset[str]:
+    """Locals of ``function`` that every read of theirs finds surely assigned.
+
+    ``names`` is the converted function's scanner; the tree does not change during the analysis, so
+    it remembers what each statement reads and writes.
+    """
+    names = names.remembering()
+    checker = _Checker(names)
+    checker.block(function.body, frozenset(parameter_names(function.args)))
+    return frozenset(names.writes(function.body) - checker.unsafe)
 
 
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, names: NameScanner) -> None:
+        self.names = names
         self.unsafe: set[str] = set()
         self.breaks: list[list[frozenset[str]]] = []
 
     def read(self, node: gast.AST | list | None, assigned: frozenset[str]) -> None:
-        self.unsafe |= reads(node) - assigned
+        self.unsafe |= self.names.reads(node) - assigned
 
     def block(self, statements: list[gast.stmt], assigned: frozenset[str] | None) -> frozenset[str] | None:
         for statement in statements:
@@ -42,6 +46,7 @@ class _Checker:
         return assigned
 
     def statement(self, node: gast.stmt, assigned: frozenset[str]) -> frozenset[str] | None:
+        writes = self.names.writes
         if isinstance(node, gast.If):
             self.read(node.test, assigned)
             assigned = assigned | writes(node.test)
@@ -51,7 +56,7 @@ class _Checker:
             return self._loop(node, assigned | writes(node.test), assigned | writes(node.test))
         if isinstance(node, gast.For):
             self.read(node.iter, assigned)
-            return self._loop(node, assigned | target_names(node.target), assigned)
+            return self._loop(node, assigned | self.names.target_names(node.target), assigned)
         if isinstance(node, gast.Break):
             self.breaks[-1].append(assigned)
             return _LEFT
@@ -73,7 +78,9 @@ class _Checker:
         self.read(node, assigned)
         return assigned | writes(node)
 
-    def _loop(self, node, entered: frozenset[str], normal_exit: frozenset[str]) -> frozenset[str] | None:
+    def _loop(
+        self, node: gast.While | gast.For, entered: frozenset[str], normal_exit: frozenset[str]
+    ) -> frozenset[str] | None:
         self.breaks.append([])
         self.block(node.body, entered)
         breaks = self.breaks.pop()

@@ -10,23 +10,25 @@ not counted: they run where they stand, so a parameter holds the value they must
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import gast
 
-from .names import free_names
+from .names import ANY_SOURCE, NameScanner
 
 _NESTED = (gast.FunctionDef, gast.Lambda)
 _OPAQUE = (gast.ClassDef, gast.AsyncFunctionDef)
 
 
-def cell_names(function: gast.AST, local_names: frozenset[str]) -> frozenset[str]:
+def cell_names(function: gast.AST, local_names: frozenset[str], names: NameScanner = ANY_SOURCE) -> frozenset[str]:
     """The names in ``local_names`` that a function or lambda nested in ``function`` refers to."""
     referenced: set[str] = set()
     for nested in _nested_scopes(function):
-        referenced |= free_names(nested)
+        referenced |= names.free_names(nested)
     return frozenset(referenced & local_names)
 
 
-def _nested_scopes(function: gast.AST):
+def _nested_scopes(function: gast.AST) -> Iterator[gast.AST]:
     """The ``def`` and ``lambda`` nodes directly inside ``function``'s scope (inside comprehensions
     too); each one's own nested scopes are part of its free names."""
     pending = list(gast.iter_child_nodes(function))

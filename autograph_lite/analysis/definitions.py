@@ -11,7 +11,7 @@ import dataclasses
 
 import gast
 
-from .names import target_names, writes
+from .names import NameScanner
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,7 +35,8 @@ _LEFT = None
 class Definitions:
     """``Bound`` sets in force just before each compound statement, keyed by the original nodes."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: NameScanner) -> None:
+        self.names = names
         self.before: dict[gast.AST, Bound] = {}
 
     def _loop(self, node: gast.While | gast.For, entered: Bound, skipped: Bound, body_writes: set[str]) -> Bound | None:
@@ -57,6 +58,7 @@ class Definitions:
     def statement(self, node: gast.stmt, bound: Bound) -> Bound | None:
         if isinstance(node, (gast.If, gast.While, gast.For)):
             self.before[node] = bound
+        writes = self.names.writes
         if isinstance(node, gast.If):
             after_test = bound.bind(writes(node.test))
             return _merge(self.block(node.body, after_test), self.block(node.orelse, after_test))
@@ -64,7 +66,7 @@ class Definitions:
             after_test = bound.bind(writes(node.test))
             return self._loop(node, after_test, after_test, writes(node.body) | writes(node.test))
         if isinstance(node, gast.For):
-            bound_by_target = target_names(node.target)
+            bound_by_target = self.names.target_names(node.target)
             entered = bound.bind(bound_by_target)
             return self._loop(node, entered, bound, writes(node.body) | bound_by_target)
         if isinstance(node, (gast.Return, gast.Raise)):
@@ -95,7 +97,7 @@ def _merge(left: Bound | None, right: Bound | None) -> Bound | None:
     return left.merge(right)
 
 
-def surely_assigned(statements: list[gast.stmt]) -> frozenset[str] | None:
+def surely_assigned(statements: list[gast.stmt], names: NameScanner) -> frozenset[str] | None:
     """Names that every path through ``statements`` binds; ``None`` when every path returns or raises."""
-    after = Definitions().block(statements, Bound(frozenset(), frozenset()))
+    after = Definitions(names).block(statements, Bound(frozenset(), frozenset()))
     return None if after is _LEFT else after.surely

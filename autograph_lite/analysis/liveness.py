@@ -9,15 +9,18 @@ item update whose container is dead afterwards is one nobody sees).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import gast
 
-from .names import reads, target_names, writes
+from .names import NameScanner
 
 
 class Liveness:
     """Live-variable sets keyed by the original statement nodes."""
 
-    def __init__(self, loop_test_reads: dict[gast.AST, set[str]] | None = None) -> None:
+    def __init__(self, names: NameScanner, loop_test_reads: Mapping[gast.AST, set[str]] | None = None) -> None:
+        self.names = names
         # What a `for` loop's stop test reads: it runs at the loop head, like a `while` test.
         self.loop_test_reads = loop_test_reads or {}
         self.live_after: dict[gast.AST, frozenset[str]] = {}
@@ -26,9 +29,7 @@ class Liveness:
         # Names read in a body (or branch) before the body is sure to have written them.
         self.live_into_body: dict[gast.AST, frozenset[str]] = {}
 
-    def analyze_function(self, node: gast.FunctionDef | gast.Lambda) -> None:
-        if isinstance(node, gast.Lambda):
-            return
+    def analyze_function(self, node: gast.FunctionDef) -> None:
         self.block(node.body, frozenset())
 
     def block(self, statements: list[gast.stmt], live_out: frozenset[str]) -> frozenset[str]:
@@ -46,37 +47,37 @@ class Liveness:
         if isinstance(node, gast.For):
             return self._for(node, live_out)
         if isinstance(node, (gast.Return, gast.Raise)):
-            return frozenset(reads(node))
+            return frozenset(self.names.reads(node))
         if isinstance(node, gast.With):
             live = self.block(node.body, live_out)
             for item in reversed(node.items):
-                live = (live - writes(item.optional_vars)) | reads(item.context_expr)
+                live = (live - self.names.writes(item.optional_vars)) | self.names.reads(item.context_expr)
             return live
         if isinstance(node, gast.Try):
             # Any statement of the body may raise into a handler: everything they read is live.
             after = self.block(node.finalbody, live_out)
             handlers = frozenset().union(*(self.block(h.body, after) for h in node.handlers))
             body = self.block(node.body + node.orelse, after | handlers)
-            return body | handlers | reads(node.handlers)
+            return body | handlers | self.names.reads(node.handlers)
         if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
-            return (live_out - {node.name}) | reads(node)
-        return (live_out - writes(node)) | reads(node)
+            return (live_out - {node.name}) | self.names.reads(node)
+        return (live_out - self.names.writes(node)) | self.names.reads(node)
 
     def _if(self, node: gast.If, live_out: frozenset[str]) -> frozenset[str]:
         self.live_after[node] = live_out
         into_body = self.block(node.body, live_out)
         into_orelse = self.block(node.orelse, live_out)
         self.live_into_body[node] = into_body | into_orelse
-        return frozenset(reads(node.test)) | into_body | into_orelse
+        return frozenset(self.names.reads(node.test)) | into_body | into_orelse
 
     def _while(self, node: gast.While, live_out: frozenset[str]) -> frozenset[str]:
         self.live_after[node] = live_out
         exit_live = self.block(node.orelse, live_out)
-        test_reads = frozenset(reads(node.test)) - writes(node.test)
+        test_reads = frozenset(self.names.reads(node.test)) - self.names.writes(node.test)
         head = exit_live | test_reads
         while True:  # fixpoint: what the body needs at its top flows back to the loop head
             into_body = self.block(node.body, head)
-            new_head = exit_live | test_reads | (into_body - writes(node.test))
+            new_head = exit_live | test_reads | (into_body - self.names.writes(node.test))
             if new_head == head:
                 break
             head = new_head
@@ -86,7 +87,7 @@ class Liveness:
     def _for(self, node: gast.For, live_out: frozenset[str]) -> frozenset[str]:
         self.live_after[node] = live_out
         exit_live = self.block(node.orelse, live_out)
-        bound = target_names(node.target)
+        bound = self.names.target_names(node.target)
         test_reads = frozenset(self.loop_test_reads.get(node, ()))
         head = exit_live | test_reads
         while True:
@@ -96,4 +97,4 @@ class Liveness:
                 break
             head = new_head
         self.live_into_body[node] = into_body - bound
-        return head | reads(node.iter)
+        return head | self.names.reads(node.iter)

@@ -25,7 +25,7 @@ import gast
 from ..generated_names import PREFIX, RETURN_VALUE
 from .blocks import blocks_of, statements_within
 from .liveness import Liveness
-from .names import target_names, unchanging_tree, writes
+from .names import NameScanner
 
 _ENTERED = (gast.If, gast.While, gast.For, gast.With, gast.Try)  # the statements both analyses enter
 _LOOPS = (gast.While, gast.For)
@@ -54,19 +54,22 @@ def updated_name(statement: gast.AST) -> str | None:
     return None
 
 
-def lost_update_candidates(function: gast.FunctionDef, parameters: frozenset[str]) -> dict[gast.AST, UpdateFacts]:
+def lost_update_candidates(
+    function: gast.FunctionDef, parameters: frozenset[str], names: NameScanner
+) -> dict[gast.AST, UpdateFacts]:
     """The item updates of ``function``'s own scope (not nested functions) that need a run-time
-    check, keyed by their statement nodes. Cheap when the function has no item update."""
+    check, keyed by their statement nodes. Cheap when the function has no item update. ``names`` is
+    the converted function's scanner; the tree does not change here, so it remembers."""
     updates = list(_updates(function.body, None))
     if not updates:
         return {}
-    with unchanging_tree():
-        liveness = Liveness()
-        liveness.analyze_function(function)
-        held = _CallerValues()
-        held.block(function.body, parameters)
-        classes = _alias_classes(function.body)
-        handed_back = _handed_back(function.body)
+    names = names.remembering()
+    liveness = Liveness(names)
+    liveness.analyze_function(function)
+    held = _CallerValues(names)
+    held.block(function.body, parameters)
+    classes = _alias_classes(function.body)
+    handed_back = _handed_back(function.body)
     facts = {}
     for node, name, outermost_loop in updates:
         live = liveness.live_after_statement[node]
@@ -155,7 +158,8 @@ class _CallerValues:
     binding ends it. An item update binds nothing (in place, the container stays the caller's).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, names: NameScanner) -> None:
+        self.names = names
         self.before: dict[gast.AST, frozenset[str]] = {}
 
     def block(self, statements: list[gast.stmt], held: frozenset[str]) -> frozenset[str]:
@@ -170,7 +174,7 @@ class _CallerValues:
         if isinstance(node, _LOOPS):
             return self._loop(node, held)
         if isinstance(node, gast.With):
-            return self.block(node.body, held - writes(node.items))
+            return self.block(node.body, held - self.names.writes(node.items))
         if isinstance(node, gast.Try):
             body_end = self.block(node.body, held)
             # A handler may start anywhere in the body: approximated by the states between its statements.
@@ -178,14 +182,14 @@ class _CallerValues:
             ends = [self.block(node.orelse, body_end)] + [self.block(h.body, raised) for h in node.handlers]
             return self.block(node.finalbody, frozenset().union(*ends))
         copied = _plain_copy(node)
-        after = held - writes(node)
+        after = held - self.names.writes(node)
         if copied is not None and copied[1] in held:
             after |= frozenset(copied[0])
         return after
 
     def _loop(self, node: gast.While | gast.For, held: frozenset[str]) -> frozenset[str]:
         """Iterate to the fixpoint: what the body leaves flows back to its top."""
-        bound = target_names(node.target) if isinstance(node, gast.For) else set()
+        bound = self.names.target_names(node.target) if isinstance(node, gast.For) else set()
         head = held
         while True:
             widened = head | self.block(node.body, head - bound)

@@ -1,25 +1,19 @@
-"""The rewrite, one concern per pass, in the order they must run.
+"""The rewrite, one concern per pass, in the order ``PASS_ORDER`` states with the reason for each place.
 
-Nested functions and lambdas are rewritten first, each as a scope of its own, so that they work
-whoever calls them (``jax.vmap(lambda x: x if x > 0 else -x)`` included). Then, per scope: early
-exits go first, because they change which names a statement carries; item updates and calls follow;
-the expression pass runs before the analysis so that the lazy operands it wraps in lambdas are seen
-as reads; conditionals run before loops so that a loop body's ``if`` is already a call when the loop
-becomes helpers.
+Every pass is ``transform(scope, facts) -> facts`` (``passes.facts``): it rewrites the scope in place
+and returns what the passes after it know. Nested functions and lambdas are rewritten first, each as
+a scope of its own, so that they work whoever calls them (``jax.vmap(lambda x: x if x > 0 else -x)``
+included); then the passes run over the scope itself.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import gast
 
-from ..analysis import analyze, reads, writes
+from ..analysis import NameScanner, analyze
 from ..analysis.assigned_before_read import assigned_before_every_read
-from ..analysis.cells import cell_names
-from ..analysis.names import unchanging_tree, without_walrus
-from ..generated_names import RETURN_VALUE
 from ..source import ParsedFunction
 from . import (
     calls,
@@ -34,70 +28,102 @@ from . import (
     unbound_reads,
     validate,
 )
+from .facts import ScopeFacts, scope_facts
 from .statements import drop_redundant_binds
+
+Pass = Callable[[gast.AST, ScopeFacts], ScopeFacts]
 
 _SCOPES = (gast.FunctionDef, gast.Lambda)
 
 
+def find_placeholders(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    """Add the names every read of which finds them assigned (``analysis.assigned_before_read``)."""
+    if not isinstance(function, gast.FunctionDef):
+        return facts
+    found = assigned_before_every_read(function, facts.names)
+    return facts.with_placeholders(facts.placeholders | found)
+
+
+def find_carried(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    """Add what each ``if`` / ``while`` / ``for`` carries (``analysis.analyze``); a lambda has none."""
+    if not isinstance(function, gast.FunctionDef):
+        return facts
+    test_reads = {loop: facts.names.reads(test) for loop, test in facts.stop_tests.items()}
+    return facts.with_info(analyze(function, test_reads, facts.cells, facts.names))
+
+
+PASS_ORDER: tuple[tuple[Pass, str], ...] = (
+    (validate.transform, "first: what cannot be converted is rejected, at the user's line, before anything is rewritten"),
+    (find_placeholders, "on the program as written, with Python's own meaning of return, break, continue and "
+                        "loop else, which the early-exit pass replaces with flags"),
+    (outer_writes.transform, "before any pass generates helpers with `nonlocal` of their own"),
+    (early_exits.transform, "first of the rewrites: the flags and the return value it introduces change which "
+                            "names each statement carries"),
+    (item_updates.transform, "after the early exits (a return in a loop is then an assignment to the return "
+                             "value, which hands a container back), and before the analysis, so that the "
+                             "container of `x[i] = v` is a name the statement writes"),
+    (list_appends.transform, "before the calls pass, which would make `ys.append(v)` a call through `_ag.call`"),
+    (fstrings.transform, "before the logical-expression and statement passes: it enters neither lambdas nor "
+                         "functions, and they move code into both"),
+    (calls.transform, "before the logical-expression and statement passes, for the same reason as the "
+                      "f-strings"),
+    (logical_expressions.transform, "before the analysis, so that the lazy operands it wraps in lambdas are "
+                                    "seen as reads; it rewrites the stop tests of `for` loops too"),
+    (find_carried, "after every expression rewrite, before the statement passes, which need what each "
+                   "statement carries"),
+    (unbound_reads.transform, "before the statement passes, so that only the user's own reads are checked, "
+                              "never the generated plumbing"),
+    (conditionals.transform, "before the loops, so that a loop body's `if` is already a call when the loop "
+                             "becomes helpers"),
+    (loops.transform, "after the conditionals (see there); its `for` loops take their stop tests as helpers"),
+    (drop_redundant_binds, "last: inside the helpers the statement passes made, a carried name is a parameter, "
+                           "always bound"),
+)
+
+
 def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]], bool]) -> gast.AST:
-    """Rewrite the parsed function (and the functions nested in it) in place; return its node."""
-    with without_walrus(not parsed.may_have_walrus):
-        _rewrite_scope(
-            parsed.node, parsed.location, leave_call_as_is, frozenset(), parsed.is_generator, parsed.may_nest,
-            parsed.may_format,
-        )
+    """Rewrite the parsed function (and the functions nested in it) in place; return its node.
+
+    The ``is_generator`` and ``may_nest`` flags come from the compiled code, ``may_have_walrus`` and
+    ``may_format`` from the source text: they spare walks over every expression looking for a
+    ``yield``, a nested function, a walrus or an f-string. A nested scope's text is part of its
+    parent's: it inherits the last two.
+    """
+    facts = scope_facts(
+        parsed.node, names=NameScanner(may_have_walrus=parsed.may_have_walrus), locate=parsed.location,
+        leave_call_as_is=leave_call_as_is, is_generator=parsed.is_generator, may_nest=parsed.may_nest,
+        may_format=parsed.may_format,
+    )
+    _rewrite_scope(parsed.node, facts, parsed.may_nest)
     return parsed.node
 
 
-def _rewrite_scope(
-    function: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str],
-    is_generator: bool = False, may_nest: bool = True, may_format: bool = True,
-) -> None:
-    """``is_generator`` and ``may_nest`` come from the compiled code when it is at hand, ``may_format``
-    from the source text: they spare walks over every expression looking for a ``yield``, a nested
-    function or an f-string. A nested scope's text is part of its parent's: it inherits ``may_format``."""
-    assigned = frozenset(writes(function.body)) if isinstance(function, gast.FunctionDef) else frozenset()
-    own_names = _parameters(function) | assigned  # the names later passes generate are never item targets
-    local_names = enclosing_names | own_names
-    cells = cell_names(function, own_names) if may_nest else frozenset()
-    for nested in _nested_scopes(function) if may_nest else ():
-        _rewrite_nested(nested, locate, leave_call_as_is, local_names, may_format)
-    placeholders = frozenset({RETURN_VALUE})
-    with unchanging_tree():  # until the early-exit pass, nothing changes this scope: one memo for both
-        validate.transform(function, locate, is_generator)
-        if isinstance(function, gast.FunctionDef):
-            placeholders |= assigned_before_every_read(function)
-    outer_writes.transform(function)  # before any pass generates helpers with `nonlocal` of their own
-    stop_tests = early_exits.transform(function, locate)
-    item_updates.transform(function, own_names, _parameters(function))
-    list_appends.transform(function, assigned)
-    if may_format:
-        fstrings.transform(function)
-    calls.transform(function, leave_call_as_is, local_names)
-    logical_expressions.transform(function, locate)
-    for node, test in stop_tests.items():
-        stop_tests[node] = logical_expressions.transform_expression(test, locate)
-    if isinstance(function, gast.FunctionDef):
-        info = analyze(function, {node: reads(test) for node, test in stop_tests.items()}, cells)
-        unbound_reads.transform(function, info, placeholders)
-        conditionals.transform(function, info, placeholders, locate, cells)
-        loops.transform(function, info, placeholders, stop_tests, locate, cells)
-        drop_redundant_binds(function)
+def run_passes(scope: gast.AST, facts: ScopeFacts, passes: tuple[tuple[Pass, str], ...] = PASS_ORDER) -> ScopeFacts:
+    """Run ``passes`` over ``scope`` (its nested scopes already rewritten); return the final facts."""
+    for transform, _reason in passes:
+        facts = transform(scope, facts)
+    return facts
 
 
-def _rewrite_nested(
-    node: gast.AST, locate, leave_call_as_is, enclosing_names: frozenset[str], may_format: bool
-) -> None:
-    """Rewrite a nested scope; a nested generator stays as written (it is a Python iterator)."""
+def _rewrite_scope(scope: gast.AST, facts: ScopeFacts, may_nest: bool) -> None:
+    for nested in _nested_scopes(scope) if may_nest else ():
+        _rewrite_nested(nested, facts)
+    run_passes(scope, facts)
+
+
+def _rewrite_nested(node: gast.AST, outer: ScopeFacts) -> None:
+    """Rewrite a nested scope in place (its parent's facts were found before, on the tree as written);
+    a nested generator stays as written (it is a Python iterator)."""
     if _is_generator(node):
         return
-    rewritten = copy.deepcopy(node)
-    _rewrite_scope(rewritten, locate, leave_call_as_is, enclosing_names, may_format=may_format)
-    for field in node._fields:
-        setattr(node, field, getattr(rewritten, field))
+    facts = scope_facts(
+        node, names=outer.names, locate=outer.locate, leave_call_as_is=outer.leave_call_as_is,
+        enclosing_names=outer.local_names, may_format=outer.may_format,
+    )
+    _rewrite_scope(node, facts, may_nest=True)
 
 
-def _nested_scopes(function: gast.AST):
+def _nested_scopes(function: gast.AST) -> Iterator[gast.AST]:
     """The functions and lambdas directly inside ``function``'s own scope (not inside classes)."""
     pending = list(gast.iter_child_nodes(function))
     while pending:
@@ -106,13 +132,6 @@ def _nested_scopes(function: gast.AST):
             yield node
         elif not isinstance(node, (gast.ClassDef, gast.AsyncFunctionDef)):
             pending.extend(gast.iter_child_nodes(node))
-
-
-def _parameters(function: gast.AST) -> frozenset[str]:
-    arguments = function.args
-    names = {a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
-    names |= {a.id for a in (arguments.vararg, arguments.kwarg) if a is not None}
-    return frozenset(names)
 
 
 def _is_generator(node: gast.AST) -> bool:

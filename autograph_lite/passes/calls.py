@@ -13,17 +13,19 @@ from collections.abc import Callable
 
 import gast
 
-from . import templates
+from ..generated_names import RUNTIME
+from . import nodes
 from .expressions import ExpressionTransformer
+from .facts import ScopeFacts
 
 
-def transform(function: gast.AST, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]) -> gast.AST:
-    rewriter = _Calls(leave_as_is, local_names)
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    rewriter = _Calls(facts.leave_call_as_is, facts.local_names)
     if isinstance(function, gast.Lambda):
         function.body = rewriter.visit(function.body)
     else:
         function.body = [rewriter.visit(statement) for statement in function.body]
-    return function
+    return facts
 
 
 def dotted_name(node: gast.expr) -> tuple[str, ...] | None:
@@ -39,7 +41,7 @@ def dotted_name(node: gast.expr) -> tuple[str, ...] | None:
 
 
 class _Calls(ExpressionTransformer):
-    def __init__(self, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]):
+    def __init__(self, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]) -> None:
         self.leave_as_is = leave_as_is
         self.local_names = local_names
 
@@ -53,7 +55,7 @@ class _Calls(ExpressionTransformer):
         self.generic_visit(node)
         if self._keep(node.func):
             return node
-        return templates.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
+        return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
 
     def _keep(self, callee: gast.expr) -> bool:
         if _is_super(callee):
@@ -61,7 +63,7 @@ class _Calls(ExpressionTransformer):
         path = dotted_name(callee)
         if path is None:
             return False
-        if path[0] == templates.RUNTIME:
+        if path[0] == RUNTIME:
             return True
         return path[0] not in self.local_names and self.leave_as_is(path)
 

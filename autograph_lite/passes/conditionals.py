@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import gast
 
-from ..analysis import StatementInfo, surely_assigned
-from . import templates
+from ..analysis import NameScanner, surely_assigned
+from . import nodes
 from .effects import first_effect
+from .facts import ScopeFacts
 from .statements import StatementPass, bind_before
 
 
-def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate,
-              cells: frozenset[str] = frozenset()) -> gast.AST:
-    return _Conditionals(info, placeholders, locate, cells).run(function)
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    if isinstance(function, gast.FunctionDef):  # a lambda holds no statement
+        _Conditionals(facts).run(function)
+    return facts
 
 
 class _Conditionals(StatementPass):
@@ -27,27 +29,27 @@ class _Conditionals(StatementPass):
         self.ensure_no_exits(node.body + node.orelse)
         info = self.info[node]
         carried = info.carried
-        assigned_by_both = _assigned_by_both(node)
+        assigned_by_both = _assigned_by_both(node, self.facts.names)
         # A cell is passed in even when both branches assign it: a closure may read it before.
         inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body or n in self.cells)
         true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
         line = node.lineno
         helpers = [
-            templates.helper(
-                name, inputs, body or [templates.pass_statement(line)], templates.names(carried, line), line, self.cells
+            nodes.helper(
+                name, inputs, body or [nodes.pass_statement(line)], nodes.names(carried, line), line, self.cells
             )
             for name, body in ((true_name, node.body), (false_name, node.orelse))
         ]
         effect = first_effect(node.body + node.orelse)
-        arguments = [node.test, templates.name(true_name, line), templates.name(false_name, line),
-                     templates.names(inputs, line), templates.strings(carried, line)]
-        keywords = [templates.keyword("effect", templates.constant(effect, line))] if effect else []
-        call = templates.assign_results(carried, templates.runtime_call("if_stmt", arguments, line, keywords), line)
+        arguments = [node.test, nodes.name(true_name, line), nodes.name(false_name, line),
+                     nodes.names(inputs, line), nodes.strings(carried, line)]
+        keywords = [nodes.keyword("effect", nodes.constant(effect, line))] if effect else []
+        call = nodes.assign_results(carried, nodes.runtime_call("if_stmt", arguments, line, keywords), line)
         return helpers + bind_before(info, inputs, line, self.placeholders) + [call]
 
 
-def _assigned_by_both(node: gast.If) -> frozenset[str]:
-    body, orelse = surely_assigned(node.body), surely_assigned(node.orelse)
+def _assigned_by_both(node: gast.If, names: NameScanner) -> frozenset[str]:
+    body, orelse = surely_assigned(node.body, names), surely_assigned(node.orelse, names)
     if body is None:
         return orelse or frozenset()
     if orelse is None:

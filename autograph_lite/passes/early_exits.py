@@ -11,9 +11,13 @@ branches that fall through (only one copy runs). Every return then ends a path a
 **Flags** (everything else). ``break`` / ``continue`` set a per-loop flag (``_ag_break_L12``,
 ``_ag_continue_L12``) and ``return`` sets ``_ag_returned``; the statements after one that may have
 exited are guarded by ``if not flag:``; a ``while`` test starts with ``not flag``, and a ``for`` loop
-gets a *stop test* (returned in the side table) that the loop operator checks before each iteration.
+gets a *stop test* (see below) that the loop operator checks before each iteration.
 A loop's ``else`` runs under ``if not break_flag:``. The flags are ordinary variables: concrete ones
 keep Python's control flow, traced ones become ``lax.cond`` / loop-carried booleans.
+
+The stop tests are not in the tree (a ``for`` statement has no place for one): they are a fact for
+the later passes, ``ScopeFacts.stop_tests``. On its own, the rewritten tree runs as the original
+where a loop honours its stop test, checking it after taking each item and stopping when it is false.
 """
 
 from __future__ import annotations
@@ -26,35 +30,39 @@ import gast
 
 from ..analysis import blocks
 from ..errors import Location, UnsupportedSyntaxError
-from ..generated_names import RETURN_VALUE, RETURNED
-from . import templates
+from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
+from . import nodes
+from .facts import ScopeFacts
 
 _LOOPS = (gast.For, gast.While)
 
 
-def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> dict[gast.For, gast.expr]:
-    """Rewrite ``function`` in place; return the stop test of each ``for`` loop that needs one."""
-    if isinstance(function, gast.Lambda):
-        return {}
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    """Rewrite ``function`` in place; the facts returned hold the stop test of each ``for`` loop that
+    needs one."""
+    if isinstance(function, gast.Lambda) or not _needs_rewrite(function.body):
+        return facts
     stop_tests: dict[gast.For, gast.expr] = {}
-    if not _needs_rewrite(function.body):
-        return stop_tests
-    body = list(function.body)
+    function.body = _rewrite_body(list(function.body), facts.locate, stop_tests)
+    return facts.with_stop_tests(stop_tests)
+
+
+def _rewrite_body(
+    body: list[gast.stmt], locate: Callable[[gast.AST], Location], stop_tests: dict[gast.For, gast.expr]
+) -> list[gast.stmt]:
+    """The function's new body: lifted returns where they suffice, flags otherwise."""
     if _has_nested_return(body) and not _always_returns(body):
         line = _last_line(body)
-        body.append(templates.return_statement(templates.constant(None, line), line))
-    if _has_nested_return(body):
-        lifted = _lift(copy.deepcopy(body))
-        if not _any_loop_exit(lifted) and _returns_only_at_path_ends(lifted):
-            body = _Flags(locate, stop_tests, return_flag=False).block(_assign_returns(lifted), None)
-            function.body = body + [_return_statement(body)]
-            return stop_tests
-        flags = _Flags(locate, stop_tests, return_flag=True)
-        function.body = templates.assign_constant(RETURNED, False, body[0].lineno) + flags.block(body, None)
-        function.body.append(_return_statement(function.body))
-        return stop_tests
-    function.body = _Flags(locate, stop_tests, return_flag=False).block(body, None)
-    return stop_tests
+        body.append(nodes.return_statement(nodes.constant(None, line), line))
+    if not _has_nested_return(body):
+        return _Flags(locate, stop_tests, return_flag=False).block(body, None)
+    lifted = _lift(copy.deepcopy(body))
+    if not _any_loop_exit(lifted) and _returns_only_at_path_ends(lifted):
+        body = _Flags(locate, stop_tests, return_flag=False).block(_assign_returns(lifted), None)
+        return body + [_return_statement(body)]
+    flags = _Flags(locate, stop_tests, return_flag=True)
+    body = nodes.assign_constant(RETURNED, False, body[0].lineno) + flags.block(body, None)
+    return body + [_return_statement(body)]
 
 
 # --- lifting -------------------------------------------------------------------------------------
@@ -125,7 +133,9 @@ class _LoopFlags:
 class _Flags:
     """Rewrites exits into flag assignments and guards what follows them."""
 
-    def __init__(self, locate, stop_tests: dict, return_flag: bool):
+    def __init__(
+        self, locate: Callable[[gast.AST], Location], stop_tests: dict[gast.For, gast.expr], return_flag: bool
+    ) -> None:
         self.locate = locate
         self.stop_tests = stop_tests
         self.return_flag = return_flag
@@ -145,13 +155,15 @@ class _Flags:
 
     def statement(self, node: gast.stmt, loop: _LoopFlags | None) -> list[gast.stmt]:
         if isinstance(node, gast.Return) and self.return_flag:
-            return _store_return_value(node) + templates.assign_constant(RETURNED, True, node.lineno)
-        if isinstance(node, gast.Break):
-            return templates.assign_constant(loop.break_flag, True, node.lineno)
-        if isinstance(node, gast.Continue):
-            return templates.assign_constant(loop.continue_flag, True, node.lineno)
+            return _store_return_value(node) + nodes.assign_constant(RETURNED, True, node.lineno)
+        if isinstance(node, (gast.Break, gast.Continue)):
+            # Reached only inside the loop the exit belongs to, which made a flag for it.
+            assert loop is not None
+            flag = loop.break_flag if isinstance(node, gast.Break) else loop.continue_flag
+            assert flag is not None
+            return nodes.assign_constant(flag, True, node.lineno)
         if isinstance(node, gast.If):
-            node.body = self.block(node.body, loop) or [templates.pass_statement(node.lineno)]
+            node.body = self.block(node.body, loop) or [nodes.pass_statement(node.lineno)]
             node.orelse = self.block(node.orelse, loop)
             return [node]
         if isinstance(node, _LOOPS):
@@ -168,26 +180,26 @@ class _Flags:
     def loop(self, node: gast.For | gast.While, outer: _LoopFlags | None) -> list[gast.stmt]:
         line = node.lineno
         flags = _LoopFlags(
-            break_flag=f"{templates.PREFIX}break_L{line}" if _contains_own(node.body, gast.Break) else None,
-            continue_flag=f"{templates.PREFIX}continue_L{line}" if _contains_own(node.body, gast.Continue) else None,
+            break_flag=f"{PREFIX}break_L{line}" if _contains_own(node.body, gast.Break) else None,
+            continue_flag=f"{PREFIX}continue_L{line}" if _contains_own(node.body, gast.Continue) else None,
         )
         stops = [flags.break_flag] if flags.break_flag else []
         if self.return_flag and _contains(node, gast.Return):
             stops.append(RETURNED)
         node.body = self.block(node.body, flags)
         if flags.continue_flag:
-            node.body = templates.assign_constant(flags.continue_flag, False, line) + node.body
+            node.body = nodes.assign_constant(flags.continue_flag, False, line) + node.body
         if stops:
-            keep_going = templates.none_of(stops, line)
+            keep_going = nodes.none_of(stops, line)
             if isinstance(node, gast.While):
-                node.test = templates.both(keep_going, node.test, line)
+                node.test = nodes.both(keep_going, node.test, line)
             else:
                 self.stop_tests[node] = keep_going
         after = self.block(node.orelse, outer)
         if after and stops:
             after = [_guard(set(stops), node.orelse[0].lineno, after)]
         node.orelse = []
-        before = templates.assign_constant(flags.break_flag, False, line) if flags.break_flag else []
+        before = nodes.assign_constant(flags.break_flag, False, line) if flags.break_flag else []
         return before + [node] + after
 
     def flags_set_by(self, node: gast.AST, loop: _LoopFlags | None) -> set[str]:
@@ -204,20 +216,20 @@ class _Flags:
 
 
 def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
-    return templates.if_statement(templates.none_of(sorted(flags), line), body or [templates.pass_statement(line)], line)
+    return nodes.if_statement(nodes.none_of(sorted(flags), line), body or [nodes.pass_statement(line)], line)
 
 
 # --- shared helpers ------------------------------------------------------------------------------
 
 
 def _store_return_value(node: gast.Return) -> list[gast.stmt]:
-    value = node.value or templates.constant(None, node.lineno)
-    return [templates.assign(RETURN_VALUE, value, node.lineno)]
+    value = node.value or nodes.constant(None, node.lineno)
+    return [nodes.assign(RETURN_VALUE, value, node.lineno)]
 
 
 def _return_statement(body: list[gast.stmt]) -> gast.stmt:
     line = _last_line(body)
-    return templates.return_statement(templates.name(RETURN_VALUE, line), line)
+    return nodes.return_statement(nodes.name(RETURN_VALUE, line), line)
 
 
 def _needs_rewrite(body: list[gast.stmt]) -> bool:

@@ -16,7 +16,7 @@ import ast
 import gast
 
 from ..analysis.blocks import SCOPES, blocks_of
-from . import templates
+from ..generated_names import RUNTIME
 
 
 def first_effect(body: list[gast.stmt]) -> str | None:
@@ -76,13 +76,13 @@ def _is_runtime(function: gast.expr) -> bool:
     return (
         isinstance(function, gast.Attribute)
         and isinstance(function.value, gast.Name)
-        and function.value.id == templates.RUNTIME
+        and function.value.id == RUNTIME
     )
 
 
 def _faithful(call: gast.Call) -> bool:
     function = call.func
-    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name) and function.value.id == templates.RUNTIME:
+    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name) and function.value.id == RUNTIME:
             if function.attr != "call":
                 return True  # the runtime's own statements check their bodies themselves
             first = call.args[0] if call.args else None
@@ -94,7 +94,7 @@ def _callee(call: gast.Call) -> gast.expr:
     function = call.func
     is_runtime_call = (
         isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name)
-        and function.value.id == templates.RUNTIME and function.attr == "call" and call.args
+        and function.value.id == RUNTIME and function.attr == "call" and call.args
     )
     return call.args[0] if is_runtime_call else function
 

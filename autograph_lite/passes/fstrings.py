@@ -23,17 +23,21 @@ from collections.abc import Iterator
 
 import gast
 
-from . import templates
+from . import nodes
 from .expressions import ExpressionTransformer
+from .facts import ScopeFacts
 
 
-def transform(function: gast.AST) -> gast.AST:
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    """Skipped where the source text has no f-string prefix at all (``facts.may_format``)."""
+    if not facts.may_format:
+        return facts
     rewriter = _FStrings()
     if isinstance(function, gast.Lambda):
         function.body = rewriter.visit(function.body)
     else:
         function.body = [rewriter.visit(statement) for statement in function.body]
-    return function
+    return facts
 
 
 class _FStrings(ExpressionTransformer):
@@ -72,7 +76,7 @@ class _FStrings(ExpressionTransformer):
         if template is None or not values:
             return node
         operator = "format_message" if self.in_message else "format_string"
-        return templates.runtime_call(operator, [templates.constant(template, node.lineno), *values], node.lineno)
+        return nodes.runtime_call(operator, [nodes.constant(template, node.lineno), *values], node.lineno)
 
     @contextlib.contextmanager
     def _message(self) -> Iterator[None]:
@@ -100,9 +104,9 @@ def _template(parts: list[gast.expr], values: list[gast.expr], in_spec: bool) ->
         conversion = "" if part.conversion == -1 else "!" + chr(part.conversion)
         spec = ""
         if part.format_spec is not None:
-            spec = _template(part.format_spec.values, values, in_spec=True)
-            if spec is None:
+            inner = _template(part.format_spec.values, values, in_spec=True)
+            if inner is None:
                 return None
-            spec = ":" + spec
+            spec = ":" + inner
         text.append("{" + conversion + spec + "}")
     return "".join(text)

@@ -20,7 +20,8 @@ from __future__ import annotations
 import gast
 
 from ..analysis.lost_updates import UpdateFacts, lost_update_candidates, updated_name
-from . import templates
+from . import nodes
+from .facts import ScopeFacts
 from .statements import BlockTransformer
 
 _AUGMENTED = {
@@ -30,20 +31,20 @@ _AUGMENTED = {
 }
 
 
-def transform(function: gast.AST, local_names: frozenset[str], parameters: frozenset[str]) -> gast.AST:
-    """``local_names``: the function's parameters and assigned names. A container from outside the
-    function (a global, a closure variable) is updated in place as written: rebinding it would make
-    it a local."""
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    """Only the scope's own names (parameters and assigned names) are rebound. A container from
+    outside the function (a global, a closure variable) is updated in place as written: rebinding it
+    would make it a local."""
     if isinstance(function, gast.FunctionDef):
-        facts = lost_update_candidates(function, parameters)
-        _ItemUpdates(local_names, facts, function.name).visit(function)
-    return function
+        checks = lost_update_candidates(function, facts.parameters, facts.names)
+        _ItemUpdates(facts.own_names, checks, function.name).visit(function)
+    return facts
 
 
 class _ItemUpdates(BlockTransformer):
-    def __init__(self, local_names: frozenset[str], facts: dict[gast.AST, UpdateFacts], function_name: str) -> None:
+    def __init__(self, local_names: frozenset[str], checks: dict[gast.AST, UpdateFacts], function_name: str) -> None:
         self.local_names = local_names
-        self.facts = facts
+        self.checks = checks
         self.function_name = function_name
         self.depth = 0
 
@@ -72,26 +73,26 @@ class _ItemUpdates(BlockTransformer):
 
     def _rebind(self, node: gast.stmt, target: gast.Subscript, value: gast.expr, operator: str | None) -> gast.stmt:
         name, line = target.value.id, node.lineno
-        arguments = [templates.name(name, line), _index_expression(target.slice), value]
+        arguments = [nodes.name(name, line), _index_expression(target.slice), value]
         if operator:
-            arguments.append(templates.constant(operator, line))
-        keywords = self._checks(self.facts.get(node), name, line)
-        call = templates.runtime_call("setitem", arguments, line, keywords)
-        return templates.assign(name, call, line)
+            arguments.append(nodes.constant(operator, line))
+        keywords = self._checks(self.checks.get(node), name, line)
+        call = nodes.runtime_call("setitem", arguments, line, keywords)
+        return nodes.assign(name, call, line)
 
-    def _checks(self, facts: UpdateFacts | None, name: str, line: int) -> list[gast.keyword]:
+    def _checks(self, update: UpdateFacts | None, name: str, line: int) -> list[gast.keyword]:
         """The keywords that let the runtime refuse an update that a JAX array would hide."""
-        if facts is None:
+        if update is None:
             return []
-        keywords = [templates.keyword("name", templates.constant(name, line))]
-        if facts.from_caller:
-            keywords.append(templates.keyword("from_caller_of", templates.constant(self.function_name, line)))
-        if facts.aliases:
+        keywords = [nodes.keyword("name", nodes.constant(name, line))]
+        if update.from_caller:
+            keywords.append(nodes.keyword("from_caller_of", nodes.constant(self.function_name, line)))
+        if update.aliases:
             # Lazy, one lambda per name: a name may be unbound yet, and only a JAX array needs them.
-            keys = [templates.constant(alias, line) for alias in facts.aliases]
-            values = [templates.lazy(templates.name(alias, line)) for alias in facts.aliases]
+            keys = [nodes.constant(alias, line) for alias in update.aliases]
+            values = [nodes.lazy(nodes.name(alias, line)) for alias in update.aliases]
             lazy_values = gast.copy_location(gast.Dict(keys=keys, values=values), keys[0])
-            keywords.append(templates.keyword("aliases", lazy_values))
+            keywords.append(nodes.keyword("aliases", lazy_values))
         return keywords
 
 
@@ -100,8 +101,8 @@ def _index_expression(index: gast.expr) -> gast.expr:
     if isinstance(index, gast.Slice):
         parts = [index.lower, index.upper, index.step]
         line = getattr(index, "lineno", 1) or 1
-        arguments = [p if p is not None else templates.constant(None, line) for p in parts]
-        return templates.call(templates.name("slice", line), arguments, line)
+        arguments = [p if p is not None else nodes.constant(None, line) for p in parts]
+        return nodes.call(nodes.name("slice", line), arguments, line)
     if isinstance(index, gast.Tuple):
         index.elts = [_index_expression(e) for e in index.elts]
         index.ctx = gast.Load()

@@ -11,35 +11,37 @@ from __future__ import annotations
 
 import gast
 
-from ..analysis import writes
-from . import templates
+from ..analysis import NameScanner
+from . import nodes
+from .facts import ScopeFacts
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def transform(function: gast.AST, created_here: frozenset[str]) -> gast.AST:
-    """``created_here``: the names the function's body assigns (a parameter counts once rebound)."""
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    """The lists created here are those the function's body assigns (a parameter counts once rebound)."""
     if isinstance(function, gast.FunctionDef):
-        _rewrite_block(function.body, frozenset(), created_here, inside_loop=False)
-    return function
+        _rewrite_block(function.body, frozenset(), facts.assigned, facts.names, inside_loop=False)
+    return facts
 
 
 def _rewrite_block(
-    statements: list[gast.stmt], loop_local: frozenset[str], created_here: frozenset[str], inside_loop: bool
+    statements: list[gast.stmt], loop_local: frozenset[str], created_here: frozenset[str], names: NameScanner,
+    inside_loop: bool,
 ) -> None:
     for statement in statements:
         if inside_loop and _is_outer_append(statement, loop_local, created_here):
             call = statement.value
-            statement.value = templates.runtime_call("append", [call.func.value] + call.args, statement.lineno)
+            statement.value = nodes.runtime_call("append", [call.func.value] + call.args, statement.lineno)
             continue
         if isinstance(statement, _LOOPS):
-            names = loop_local | writes(statement.body)
-            _rewrite_block(statement.body, names, created_here, inside_loop=True)
-            _rewrite_block(statement.orelse, loop_local, created_here, inside_loop)
+            local_to_loop = loop_local | names.writes(statement.body)
+            _rewrite_block(statement.body, local_to_loop, created_here, names, inside_loop=True)
+            _rewrite_block(statement.orelse, loop_local, created_here, names, inside_loop)
         elif isinstance(statement, gast.If):
-            _rewrite_block(statement.body, loop_local, created_here, inside_loop)
-            _rewrite_block(statement.orelse, loop_local, created_here, inside_loop)
+            _rewrite_block(statement.body, loop_local, created_here, names, inside_loop)
+            _rewrite_block(statement.orelse, loop_local, created_here, names, inside_loop)
 
 
 def _is_outer_append(statement: gast.stmt, loop_local: frozenset[str], created_here: frozenset[str]) -> bool:

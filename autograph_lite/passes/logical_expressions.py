@@ -9,7 +9,8 @@ only when Python would (or, once an operand is traced, when the run-time choice 
     x if c else y      ->  _ag.if_exp(c, lambda: x, lambda: y)
 
 An assignment expression (``:=``) inside a lazy operand would bind in the lambda instead of the
-function, so it is rejected with its location.
+function, so it is rejected with its location. The stop tests of ``for`` loops, which the early-exit
+pass built outside the tree, are rewritten too: they become helpers of the loop pass.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from collections.abc import Callable
 import gast
 
 from ..errors import Location, UnsupportedSyntaxError
-from . import templates
+from . import nodes
 from .expressions import ExpressionTransformer
+from .facts import ScopeFacts
 
 _COMPARE_SYMBOLS = {
     gast.Eq: "==", gast.NotEq: "!=", gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=",
@@ -28,21 +30,19 @@ _COMPARE_SYMBOLS = {
 }
 
 
-def transform(function: gast.AST, locate: Callable[[gast.AST], Location]) -> gast.AST:
-    rewriter = _LogicalExpressions(locate)
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    rewriter = _LogicalExpressions(facts.locate)
     if isinstance(function, gast.Lambda):
         function.body = rewriter.visit(function.body)
-    else:
-        function.body = [rewriter.visit(statement) for statement in function.body]
-    return function
-
-
-def transform_expression(expression: gast.expr, locate: Callable[[gast.AST], Location]) -> gast.expr:
-    return _LogicalExpressions(locate).visit(expression)
+        return facts
+    function.body = [rewriter.visit(statement) for statement in function.body]
+    if not facts.stop_tests:
+        return facts
+    return facts.with_stop_tests({loop: rewriter.visit(test) for loop, test in facts.stop_tests.items()})
 
 
 class _LogicalExpressions(ExpressionTransformer):
-    def __init__(self, locate: Callable[[gast.AST], Location]):
+    def __init__(self, locate: Callable[[gast.AST], Location]) -> None:
         self.locate = locate
 
     # The user's nested functions are converted on their own when called.
@@ -69,7 +69,7 @@ class _LogicalExpressions(ExpressionTransformer):
             return node
         arguments = [node.left]
         for operator, operand in zip(node.ops, node.comparators):
-            arguments.append(templates.constant(_COMPARE_SYMBOLS[type(operator)], node.lineno))
+            arguments.append(nodes.constant(_COMPARE_SYMBOLS[type(operator)], node.lineno))
             arguments.append(self._lazy(operand))
         return self._call("compare", node, arguments)
 
@@ -86,7 +86,7 @@ class _LogicalExpressions(ExpressionTransformer):
                     self.locate(inner),
                     f"Assign {inner.target.id} on its own line first.",
                 )
-        return templates.lazy(operand)
+        return nodes.lazy(operand)
 
     def _call(self, operator: str, node: gast.expr, arguments: list[gast.expr]) -> gast.expr:
-        return templates.runtime_call(operator, arguments, node.lineno)
+        return nodes.runtime_call(operator, arguments, node.lineno)

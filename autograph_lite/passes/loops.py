@@ -13,31 +13,22 @@ from __future__ import annotations
 
 import gast
 
-from ..analysis import StatementInfo, target_names
-from . import templates
+from ..generated_names import PREFIX
+from . import nodes
 from .effects import first_effect
+from .facts import ScopeFacts
 from .statements import StatementPass, bind_before
 
-ITEM = templates.PREFIX + "item"
+ITEM = PREFIX + "item"
 
 
-def transform(
-    function: gast.AST,
-    info: dict[gast.AST, StatementInfo],
-    placeholders: frozenset[str],
-    stop_tests: dict[gast.For, gast.expr],
-    locate,
-    cells: frozenset[str] = frozenset(),
-) -> gast.AST:
-    return _Loops(info, placeholders, stop_tests, locate, cells).run(function)
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    if isinstance(function, gast.FunctionDef):  # a lambda holds no statement
+        _Loops(facts).run(function)
+    return facts
 
 
 class _Loops(StatementPass):
-    def __init__(self, info, placeholders: frozenset[str], stop_tests: dict[gast.For, gast.expr], locate,
-                 cells: frozenset[str]):
-        super().__init__(info, placeholders, locate, cells)
-        self.stop_tests = stop_tests
-
     def visit_While(self, node: gast.While) -> list[gast.stmt]:
         node.body = self._visit_block(node.body)
         orelse = self._visit_block(node.orelse)
@@ -47,14 +38,14 @@ class _Loops(StatementPass):
         test_name, body_name = self.unique("while_test", node), self.unique("while_body", node)
         line = node.lineno
         helpers = [
-            templates.helper(test_name, carried, [], node.test, line, self.cells),
-            templates.helper(body_name, carried, node.body, templates.names(carried, line), line, self.cells),
+            nodes.helper(test_name, carried, [], node.test, line, self.cells),
+            nodes.helper(body_name, carried, node.body, nodes.names(carried, line), line, self.cells),
         ]
-        arguments = [templates.name(test_name, line), templates.name(body_name, line),
-                     templates.names(carried, line), templates.strings(carried, line)]
-        call = templates.runtime_call("while_stmt", arguments, line, _effect_keyword(node.body, line))
+        arguments = [nodes.name(test_name, line), nodes.name(body_name, line),
+                     nodes.names(carried, line), nodes.strings(carried, line)]
+        call = nodes.runtime_call("while_stmt", arguments, line, _effect_keyword(node.body, line))
         return helpers + bind_before(info, carried, line, self.placeholders) + [
-            templates.assign_results(carried, call, line)
+            nodes.assign_results(carried, call, line)
         ] + orelse
 
     def visit_For(self, node: gast.For) -> list[gast.stmt]:
@@ -64,32 +55,33 @@ class _Loops(StatementPass):
         info = self.info[node]
         carried = info.carried
         body_name = self.unique("for_body", node)
-        bound_by_target = target_names(node.target)
+        bound_by_target = self.facts.names.target_names(node.target)
         simple_target = isinstance(node.target, gast.Name) and not (bound_by_target & set(carried))
         item = node.target.id if simple_target else ITEM
         line = node.lineno
-        unpack = [] if simple_target else [templates.assign(node.target, templates.name(ITEM, line), line)]
+        unpack = [] if simple_target else [nodes.assign(node.target, nodes.name(ITEM, line), line)]
         keywords = _effect_keyword(node.body, line)
-        helpers = [templates.helper(body_name, (item,) + carried, unpack + node.body, templates.names(carried, line), line,
+        helpers = [nodes.helper(body_name, (item,) + carried, unpack + node.body, nodes.names(carried, line), line,
                                     self.cells)]
-        if node in self.stop_tests:
+        stop_test = self.facts.stop_tests.get(node)
+        if stop_test is not None:
             test_name = self.unique("for_test", node)
-            helpers.insert(0, templates.helper(test_name, carried, [], self.stop_tests[node], line, self.cells))
-            keywords.append(templates.keyword("stop_test", templates.name(test_name, line)))
+            helpers.insert(0, nodes.helper(test_name, carried, [], stop_test, line, self.cells))
+            keywords.append(nodes.keyword("stop_test", nodes.name(test_name, line)))
         assigned_first = [
             n for n in carried if (n in info.unbound or n in info.maybe_unbound) and n not in info.live_into_body
         ]
         if assigned_first:
-            keywords.append(templates.keyword("assigned_first", templates.strings(assigned_first, line)))
-        arguments = [node.iter, templates.name(body_name, line), templates.names(carried, line),
-                     templates.strings(carried, line)]
-        call = templates.runtime_call("for_stmt", arguments, line, keywords)
+            keywords.append(nodes.keyword("assigned_first", nodes.strings(assigned_first, line)))
+        arguments = [node.iter, nodes.name(body_name, line), nodes.names(carried, line),
+                     nodes.strings(carried, line)]
+        call = nodes.runtime_call("for_stmt", arguments, line, keywords)
         return helpers + bind_before(info, carried, line, self.placeholders) + [
-            templates.assign_results(carried, call, line)
+            nodes.assign_results(carried, call, line)
         ] + orelse
 
 
 def _effect_keyword(body: list[gast.stmt], line: int) -> list[gast.keyword]:
     effect = first_effect(body)
-    return [templates.keyword("effect", templates.constant(effect, line))] if effect else []
+    return [nodes.keyword("effect", nodes.constant(effect, line))] if effect else []
 

@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import gast
 
-from ..analysis import writes
+from ..analysis import NameScanner
 from ..analysis.blocks import SCOPES, blocks_of, statements_within
-from . import templates
+from . import nodes
+from .facts import ScopeFacts
 
 
-def transform(function: gast.AST) -> gast.AST:
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     if isinstance(function, gast.FunctionDef):
         scopes = _declared(function.body)
         if scopes:
-            _check_block(function.body, scopes)
-    return function
+            _check_block(function.body, scopes, facts.names)
+    return facts
 
 
 def _declared(body: list[gast.stmt]) -> dict[str, str]:
@@ -41,39 +42,40 @@ def _declared(body: list[gast.stmt]) -> dict[str, str]:
     return declared
 
 
-def _check_block(block: list[gast.stmt], scopes: dict[str, str]) -> None:
+def _check_block(block: list[gast.stmt], scopes: dict[str, str], names: NameScanner) -> None:
     """Insert, in place, a check before each statement of ``block`` that assigns a declared name."""
     checked: list[gast.stmt] = []
     for statement in block:
         inner = blocks_of(statement) if not isinstance(statement, SCOPES) else []
         for nested_block in inner:
-            _check_block(nested_block, scopes)
+            _check_block(nested_block, scopes, names)
         for clause in getattr(statement, "handlers", []) + getattr(statement, "cases", []):
-            clause.body[:0] = _checks(_header_writes(clause, clause.body), scopes, clause.body[0].lineno)
-        written = writes(statement) if not inner else _header_writes(statement, [s for b in inner for s in b])
+            clause.body[:0] = _checks(_header_writes(clause, clause.body, names), scopes, clause.body[0].lineno)
+        statements_inside = [s for b in inner for s in b]
+        written = names.writes(statement) if not inner else _header_writes(statement, statements_inside, names)
         checked += _checks(written, scopes, statement.lineno)
         checked.append(statement)
     block[:] = checked
 
 
-def _header_writes(node: gast.AST, statements: list[gast.stmt]) -> set[str]:
+def _header_writes(node: gast.AST, statements: list[gast.stmt], names: NameScanner) -> set[str]:
     """What ``node`` binds outside ``statements`` (its blocks, which get checks of their own): a
     ``with ... as`` target; for an ``except ... as`` clause or a ``case``, its name or pattern."""
     inside = {id(s) for s in statements}
     found: set[str] = set()
     for child in gast.iter_child_nodes(node):
         if id(child) not in inside and not isinstance(child, (gast.ExceptHandler, gast.match_case)):
-            found |= writes(child)
+            found |= names.writes(child)
     return found
 
 
 def _checks(written: set[str], scopes: dict[str, str], line: int) -> list[gast.stmt]:
     """``_ag.outer_write(name, scope)`` for each written name the function declares."""
     return [
-        templates.assign_results(
+        nodes.assign_results(
             (),
-            templates.runtime_call(
-                "outer_write", [templates.constant(name, line), templates.constant(scopes[name], line)], line
+            nodes.runtime_call(
+                "outer_write", [nodes.constant(name, line), nodes.constant(scopes[name], line)], line
             ),
             line,
         )

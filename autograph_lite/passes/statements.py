@@ -9,7 +9,9 @@ import gast
 from ..analysis import StatementInfo
 from ..analysis.blocks import blocks_of, child_statements, statements_within
 from ..errors import UnsupportedSyntaxError
-from . import templates
+from ..generated_names import PREFIX
+from . import nodes
+from .facts import ScopeFacts
 
 
 class BlockTransformer(gast.NodeTransformer):
@@ -36,23 +38,18 @@ class StatementPass(BlockTransformer):
     user's own nested functions are not: they are converted on their own when they are called.
     """
 
-    def __init__(self, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str], locate,
-                 cells: frozenset[str] = frozenset()):
-        self.info = info
-        self.locate = locate
-        # Names that may start as zeros where unassigned: every read of theirs follows an assignment.
-        self.placeholders = placeholders
-        # Names a nested function of the user's refers to: helpers keep them in their cells.
-        self.cells = cells
+    def __init__(self, facts: ScopeFacts) -> None:
+        self.facts = facts
+        self.info = facts.info
+        self.placeholders = facts.placeholders
+        self.cells = facts.cells
         self.used_names: set[str] = set()
 
-    def run(self, function: gast.AST) -> gast.AST:
-        if isinstance(function, gast.FunctionDef):
-            function.body = self._visit_block(function.body)
-        return function
+    def run(self, function: gast.FunctionDef) -> None:
+        function.body = self._visit_block(function.body)
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.AST:
-        if node.name.startswith(templates.PREFIX):
+        if node.name.startswith(PREFIX):
             node.body = self._visit_block(node.body)
         return node
 
@@ -69,13 +66,13 @@ class StatementPass(BlockTransformer):
             if isinstance(node, (gast.Return, gast.Break, gast.Continue)):
                 raise UnsupportedSyntaxError(
                     f"this `{type(node).__name__.lower()}` sits where it cannot be converted",
-                    self.locate(node),
+                    self.facts.locate(node),
                     "Restructure the code so that the exit is directly inside `if` / `for` / `while` "
                     "statements (not inside `with` or `try`).",
                 )
 
     def unique(self, what: str, node: gast.AST) -> str:
-        name = templates.helper_name(what, node)
+        name = nodes.helper_name(what, node)
         candidate, suffix = name, 2
         while candidate in self.used_names:
             candidate, suffix = f"{name}_{suffix}", suffix + 1
@@ -87,32 +84,34 @@ def bind_before(info: StatementInfo, names: tuple[str, ...], line: int, placehol
     """Statements that give each of ``names`` a value if some path may have left it unbound."""
     statements = []
     for name in names:
-        option = [templates.keyword("placeholder", templates.constant(True, line))] if name in placeholders else []
+        option = [nodes.keyword("placeholder", nodes.constant(True, line))] if name in placeholders else []
         if name in info.unbound:
-            call = templates.runtime_call("Undefined", [templates.constant(name, line)], line, option)
+            call = nodes.runtime_call("Undefined", [nodes.constant(name, line)], line, option)
         elif name in info.maybe_unbound:
-            local_names = templates.call(templates.name("locals", line), [], line)
-            call = templates.runtime_call("maybe_undefined", [local_names, templates.constant(name, line)], line, option)
+            local_names = nodes.call(nodes.name("locals", line), [], line)
+            call = nodes.runtime_call("maybe_undefined", [local_names, nodes.constant(name, line)], line, option)
         else:
             continue
-        statements.append(templates.assign(name, call, line))
+        statements.append(nodes.assign(name, call, line))
     return statements
 
 
-def drop_redundant_binds(function: gast.AST) -> gast.AST:
+def drop_redundant_binds(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     """Remove ``x = _ag.maybe_undefined(locals(), 'x')`` where ``x`` is a parameter of the helper holding it.
 
     The binding analysis runs on the user's function, before loop bodies become helpers; inside a
     helper, a carried name is a parameter and always bound.
     """
+    if not isinstance(function, gast.FunctionDef):
+        return facts  # a lambda holds no statement
     pending = list(child_statements(function))
     while pending:
         node = pending.pop()
-        if isinstance(node, gast.FunctionDef) and node.name.startswith(templates.PREFIX):
-            parameters = templates.helper_parameters(node)
+        if isinstance(node, gast.FunctionDef) and node.name.startswith(PREFIX):
+            parameters = nodes.helper_parameters(node)
             node.body = [s for s in node.body if not _binds_maybe_undefined(s, parameters)]
         pending.extend(child_statements(node))  # helpers are statements, nested in blocks and helpers
-    return function
+    return facts
 
 
 def _binds_maybe_undefined(statement: gast.stmt, parameters: set[str]) -> bool:

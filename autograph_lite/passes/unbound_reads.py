@@ -11,23 +11,23 @@ from __future__ import annotations
 
 import gast
 
-from ..analysis import StatementInfo
-from . import templates
+from . import nodes
+from .facts import ScopeFacts
 
 
-def transform(function: gast.AST, info: dict[gast.AST, StatementInfo], placeholders: frozenset[str]) -> gast.AST:
-    may_hold_stand_in = set()
-    for statement_info in info.values():
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    may_hold_stand_in: set[str] = set()
+    for statement_info in facts.info.values():
         may_hold_stand_in |= set(statement_info.unbound) | set(statement_info.maybe_unbound)
-    checked = may_hold_stand_in - placeholders
+    checked = may_hold_stand_in - facts.placeholders
     if checked and isinstance(function, gast.FunctionDef):
         rewriter = _CheckedReads(checked)
         function.body = [rewriter.visit(statement) for statement in function.body]
-    return function
+    return facts
 
 
 class _CheckedReads(gast.NodeTransformer):
-    def __init__(self, names: set[str]):
+    def __init__(self, names: set[str]) -> None:
         self.names = names
 
     def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
@@ -46,5 +46,5 @@ class _CheckedReads(gast.NodeTransformer):
 
     def visit_Name(self, node: gast.Name) -> gast.expr:
         if isinstance(node.ctx, gast.Load) and node.id in self.names:
-            return templates.runtime_call("ld", [node], node.lineno)
+            return nodes.runtime_call("ld", [node], node.lineno)
         return node

@@ -6,33 +6,37 @@ from collections.abc import Callable
 
 import gast
 
-from ..analysis import declared_outer, writes
+from ..analysis import NameScanner, declared_outer
 from ..analysis.blocks import child_statements
 from ..errors import Location, UnsupportedSyntaxError
+from .facts import ScopeFacts
 
-_CONTROL_FLOW = (gast.If, gast.While, gast.For)
 
-
-def transform(function: gast.AST, locate: Callable[[gast.AST], Location], is_generator: bool) -> gast.AST:
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     """Raise ``UnsupportedSyntaxError`` for the first unsupported construct in ``function``.
 
     Expressions are searched only in a generator, for its ``yield``: elsewhere they can hold nothing
     this pass rejects (``await`` and ``async`` forms outside ``async def`` do not even compile), and
-    the ``while`` tests that may hold a walrus are checked directly.
+    the ``while`` tests that may hold a walrus are checked directly. Nothing changes the tree here,
+    so the scanner remembers what each statement writes (enclosing statements ask again).
     """
-    checker = _Checker(locate, declared_outer(_own_body(function)), is_generator)
-    for statement in _own_body(function):
+    body = _own_body(function)
+    checker = _Checker(facts.locate, declared_outer(body), facts.is_generator, facts.names.remembering())
+    for statement in body:
         checker.visit(statement)
-    return function
+    return facts
 
 
-def _own_body(function: gast.AST) -> list:
+def _own_body(function: gast.AST) -> list[gast.AST]:
     return function.body if isinstance(function.body, list) else [function.body]
 
 
 class _Checker(gast.NodeVisitor):
-    def __init__(self, locate: Callable[[gast.AST], Location], outer_names: set[str], search_expressions: bool):
+    def __init__(
+        self, locate: Callable[[gast.AST], Location], outer_names: set[str], search_expressions: bool, names: NameScanner
+    ) -> None:
         self.locate = locate
+        self.names = names
         self.outer_names = outer_names
         self.search_expressions = search_expressions
         self.control_depth = 0
@@ -52,10 +56,10 @@ class _Checker(gast.NodeVisitor):
 
     visit_Lambda = visit_ClassDef = visit_FunctionDef
 
-    def visit_AsyncFunctionDef(self, node) -> None:
+    def visit_AsyncFunctionDef(self, node: gast.AsyncFunctionDef) -> None:
         self.fail(node, f"'async def {node.name}' cannot be converted", "jax.jit traces synchronous code only.")
 
-    def visit_Yield(self, node) -> None:
+    def visit_Yield(self, node: gast.Yield | gast.YieldFrom) -> None:
         self.fail(
             node, "a generator (`yield`) cannot be converted",
             "jax.jit needs a function that returns its result; collect the values in a list or an "
@@ -64,10 +68,10 @@ class _Checker(gast.NodeVisitor):
 
     visit_YieldFrom = visit_Yield
 
-    def visit_Await(self, node) -> None:
+    def visit_Await(self, node: gast.Await) -> None:
         self.fail(node, "`await` cannot be converted", "jax.jit traces synchronous code only.")
 
-    def visit_AsyncFor(self, node) -> None:
+    def visit_AsyncFor(self, node: gast.AsyncFor | gast.AsyncWith) -> None:
         self.fail(node, "`async for` cannot be converted", "Use a plain `for` loop.")
 
     visit_AsyncWith = visit_AsyncFor
@@ -84,9 +88,9 @@ class _Checker(gast.NodeVisitor):
         self._control_flow(node)
 
     def _control_flow(self, node: gast.AST) -> None:
-        outer_writes = writes(node.body) | writes(node.orelse)
+        outer_writes = self.names.writes(node.body) | self.names.writes(node.orelse)
         if isinstance(node, gast.For):
-            outer_writes |= writes(node.target)
+            outer_writes |= self.names.writes(node.target)
         for name in sorted(outer_writes & self.outer_names):
             self.fail(
                 node,
