@@ -7,27 +7,26 @@ turn). The list then holds what eager Python would have built, and ``jnp.stack(y
 array. Where the number of appends depends on run-time values (a traced ``while``, a traced ``if``,
 a loop left early with ``break``), it is an error with a fix.
 
-The stack of contexts kept here is the runtime's one notion of "inside staged code": every staged
-lowering (and every trial trace of the static-loop policy, marked ``trial``) pushes one around the
-user code it traces, and the effect checks of :mod:`.effects` read it too. A list created inside
-the innermost context (a helper's own list, see :mod:`.freshness`) is private to that trace: its
-appends run as Python.
+The stack of contexts kept in the trace session (:attr:`.session.TraceSession.staged`) is the
+runtime's one notion of "inside staged code": every staged lowering (and every trial trace of the
+static-loop policy, marked ``trial``) pushes one around the user code it traces, and the effect
+checks of :mod:`.effects` read it too. A list created inside the innermost context (a helper's own
+list, see :mod:`.freshness`) is private to that trace: its appends run as Python.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
+import types
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import jax
 
 from ..errors import ConversionError, Location
 from .freshness import created_inside
+from .session import TraceSession, current
 from .values import is_array_leaf, type_string
-
-_state = threading.local()
 
 
 class Staged:
@@ -39,11 +38,11 @@ class Staged:
     :class:`inside`): the frames it calls run inside the trace.
     """
 
-    def __init__(self, construct: str, location: Location | None, trial: bool = False):
+    def __init__(self, construct: str, location: Location | None, trial: bool = False) -> None:
         self.construct = construct
         self.location = location
         self.trial = trial
-        self.entered_from = None
+        self.entered_from: types.FrameType | None = None
         # id of a carried value inside the trace -> (that value, the value before the statement it
         # stands for): a staged body works on copies, which an in-place update must not be fooled by.
         self.carried_from: dict[int, tuple[Any, Any]] = {}
@@ -57,45 +56,66 @@ class Collector(Staged):
         super().__init__(construct, location, trial)
         self.appended: list[tuple[Any, Any]] = []
 
-    def outputs(self) -> tuple:
+    def outputs(self) -> tuple[Any, ...]:
         return tuple(value for _, value in self.appended)
 
-    def append_rows(self, stacked: tuple, length: int) -> None:
+    def append_rows(self, stacked: tuple[Any, ...], length: int) -> None:
         """Append, iteration by iteration, the rows of the scan's stacked outputs to their lists."""
         if not self.appended:
             return
+        session = current()
         rows = [_unstack(values, length) for values in stacked]
         for iteration in range(length):
             for (target, _), target_rows in zip(self.appended, rows):
-                append(target, target_rows[iteration])
+                _append(session, target, target_rows[iteration])
 
 
 class Forbidden(Staged):
     """Inside a staged statement whose number of runs is only known at run time."""
 
 
+StagedT = TypeVar("StagedT", bound=Staged)
+
+
 def innermost() -> Staged | None:
     """The innermost staged trace in progress, or ``None`` outside staged code."""
-    stack = _stack()
-    return stack[-1] if stack else None
+    return _innermost(current())
 
 
 def in_trial() -> bool:
     """Whether some enclosing trace is a trial, whose failure only means: run as Python."""
-    return any(context.trial for context in _stack())
+    return any(context.trial for context in current().staged)
 
 
 def carry_entered(values: Sequence[Any], entry: Sequence[Any]) -> None:
     """Note, in the innermost staged trace, that each of ``values`` stands for its ``entry`` value."""
-    context = innermost()
+    context = _innermost(current())
     if context is not None:
         context.carried_from.update({id(v): (v, e) for v, e in zip(values, entry) if v is not e})
 
 
 def stood_for(value: Any) -> list[Any]:
     """The values before the enclosing staged statements that ``value`` is a traced copy of, innermost first."""
+    return _stood_for(current(), value)
+
+
+def with_originals(value: Any) -> list[Any]:
+    """``value`` and the values it is a traced copy of: the objects an identity check must compare."""
+    return [value, *_stood_for(current(), value)]
+
+
+def append(target: Any, value: Any) -> None:
+    """``target.append(value)`` in converted code: collected, refused or run as Python (see above)."""
+    _append(current(), target, value)
+
+
+def _innermost(session: TraceSession) -> Staged | None:
+    return session.staged[-1] if session.staged else None
+
+
+def _stood_for(session: TraceSession, value: Any) -> list[Any]:
     chain = []
-    for context in reversed(_stack()):
+    for context in reversed(session.staged):
         entry = context.carried_from.get(id(value))
         if entry is not None and entry[0] is value:
             value = entry[1]
@@ -103,13 +123,8 @@ def stood_for(value: Any) -> list[Any]:
     return chain
 
 
-def with_originals(value: Any) -> list[Any]:
-    """``value`` and the values it is a traced copy of: the objects an identity check must compare."""
-    return [value, *stood_for(value)]
-
-
-def append(target: Any, value: Any) -> None:
-    context = innermost()
+def _append(session: TraceSession, target: Any, value: Any) -> None:
+    context = _innermost(session)
     if context is None or created_inside(target, context.entered_from):
         target.append(value)
     elif isinstance(context, Collector):
@@ -133,29 +148,26 @@ def append(target: Any, value: Any) -> None:
         )
 
 
-class inside:
-    """``with inside(context):`` makes ``context`` the innermost staged trace, entered from here."""
+class inside(Generic[StagedT]):
+    """``with inside(context):`` makes ``context`` the innermost staged trace, entered from here.
 
-    def __init__(self, context: Staged):
+    The context leaves the session's stack on the way out, whether the traced code returned or raised.
+    """
+
+    def __init__(self, context: StagedT) -> None:
         self.context = context
+        self.session = current()
 
-    def __enter__(self):
+    def __enter__(self) -> StagedT:
         self.context.entered_from = sys._getframe(1)
-        _stack().append(self.context)
+        self.session.staged.append(self.context)
         return self.context
 
-    def __exit__(self, *exc_info):
-        _stack().pop()
+    def __exit__(self, *exc_info: object) -> None:
+        self.session.staged.pop()
         self.context.entered_from = None  # no frame kept alive after the trace
         self.context.carried_from.clear()  # nor its tracers
-        return False
 
 
-def _stack() -> list:
-    if not hasattr(_state, "stack"):
-        _state.stack = []
-    return _state.stack
-
-
-def _unstack(values: Any, length: int) -> list:
+def _unstack(values: Any, length: int) -> list[Any]:
     return [jax.tree_util.tree_map(lambda a, i=i: a[i], values) for i in range(length)]

@@ -14,7 +14,6 @@ from outside the trace is refused before it runs (:mod:`.effects`).
 from __future__ import annotations
 
 import functools
-import threading
 import types
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +26,7 @@ from . import effects
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
 from .locations import caller_location
+from .session import TraceSession, current
 
 # Deeper than this, a converted function calling itself is taken to recurse on a traced condition.
 _RECURSION_LIMIT = 200
@@ -35,10 +35,11 @@ _RECURSION_LIMIT = 200
 class Calls:
     """Dispatch of calls from converted code; ``convert_function`` is the conversion layer's entry."""
 
-    def __init__(self, convert_function: Callable[[types.FunctionType], Callable], converted_codes: set):
+    def __init__(
+        self, convert_function: Callable[[types.FunctionType], Callable[..., Any]], converted_codes: set[types.CodeType],
+    ) -> None:
         self.convert_function = convert_function
         self.converted_codes = converted_codes
-        self.active = threading.local()
 
     def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         effects.check_call(function)
@@ -56,7 +57,7 @@ class Calls:
             return self._call_function(method, (function, *args), kwargs)
         return function(*args, **kwargs)
 
-    def _call_function(self, function: types.FunctionType, args: tuple, kwargs: dict) -> Any:
+    def _call_function(self, function: types.FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if (
             function.__code__ in self.converted_codes
             or callees.is_marked_do_not_convert(function)
@@ -67,7 +68,8 @@ class Calls:
             converted = self.convert_function(function)
         except ConversionError as reason:
             return _run_unconverted(function, reason, args, kwargs)
-        depth = self._enter(function)
+        session = current()
+        depth = self._enter(session, function)
         try:
             return converted(*args, **kwargs)
         except RecursionError as error:
@@ -75,18 +77,21 @@ class Calls:
                 raise  # unwind to the outermost call, where there is stack to report it
             raise _recursion_error(function) from error
         finally:
-            self._leave(function, depth)
+            self._leave(session, function, depth)
 
-    def _enter(self, function: types.FunctionType) -> int:
-        depths = self.active.__dict__.setdefault("depths", {})
-        depth = depths.get(function.__code__, 0) + 1
+    def _enter(self, session: TraceSession, function: types.FunctionType) -> int:
+        """Count one more running call of ``function``; past the limit, it recurses without end."""
+        depth = session.call_depths.get((self, function.__code__), 0) + 1
         if depth > _RECURSION_LIMIT:
             raise _recursion_error(function)
-        depths[function.__code__] = depth
+        session.call_depths[(self, function.__code__)] = depth
         return depth
 
-    def _leave(self, function: types.FunctionType, depth: int) -> None:
-        self.active.depths[function.__code__] = depth - 1
+    def _leave(self, session: TraceSession, function: types.FunctionType, depth: int) -> None:
+        if depth > 1:
+            session.call_depths[(self, function.__code__)] = depth - 1
+        else:
+            del session.call_depths[(self, function.__code__)]
 
 
 def _recursion_error(function: types.FunctionType) -> ConversionError:
@@ -99,7 +104,9 @@ def _recursion_error(function: types.FunctionType) -> ConversionError:
     )
 
 
-def _run_unconverted(function: types.FunctionType, reason: ConversionError, args: tuple, kwargs: dict) -> Any:
+def _run_unconverted(
+    function: types.FunctionType, reason: ConversionError, args: tuple[Any, ...], kwargs: dict[str, Any],
+) -> Any:
     """Run a user function that cannot be converted; explain why if it trips over a traced value."""
     try:
         return function(*args, **kwargs)

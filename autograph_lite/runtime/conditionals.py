@@ -17,11 +17,12 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..errors import ConversionError, StagingTypeError, UnassignedReadError
-from ..generated_names import RETURN_VALUE
+from ..errors import ConversionError, Location, StagingTypeError, UnassignedReadError
 from . import appends, report
-from .locations import location_of, stored_lines
-from .values import Split, Undefined, is_traced, to_predicate, type_string, zeros_like_value
+from .carry import Carried, CondAdjustment, cond_adjustments
+from .carry_errors import Sides, Site
+from .locations import location_of
+from .values import Split, is_traced, to_predicate, zeros_like_value
 
 
 def if_stmt(
@@ -36,15 +37,16 @@ def if_stmt(
 
     ``effect`` describes a Python side effect in a branch, which staging cannot reproduce.
     """
+    site = Site("`if`", location_of(true_fn))
     if not is_traced(condition):
-        report.record("`if`", location_of(true_fn), "Python if", "the condition is concrete")
+        report.record(site, "Python if", "the condition is concrete")
         return true_fn(*operands) if condition else false_fn(*operands)
-    refuse_effect(effect, "`if` with a traced condition", "both branches are traced once", location_of(true_fn))
-    predicate = to_predicate(condition, "`if`", location_of(true_fn))
-    return staged_cond(predicate, true_fn, false_fn, operands, names, "`if`")
+    refuse_effect(effect, "`if` with a traced condition", "both branches are traced once", site.location)
+    predicate = to_predicate(condition, "`if`", site.location)
+    return staged_cond(predicate, Branches(true_fn, false_fn, tuple(operands)), names, site)
 
 
-def refuse_effect(effect: str | None, construct: str, why: str, location) -> None:
+def refuse_effect(effect: str | None, construct: str, why: str, location: Location) -> None:
     """Raise if a staged statement's body has a side effect that would run once at trace time."""
     if effect is None:
         return
@@ -59,55 +61,64 @@ def refuse_effect(effect: str | None, construct: str, why: str, location) -> Non
 
 def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> Any:
     """Evaluate ``true_fn() if condition else false_fn()``, lazily as Python does."""
+    site = Site("conditional expression", location_of(true_fn))
     if not is_traced(condition):
-        report.record("conditional expression", location_of(true_fn), "Python", "the condition is concrete")
+        report.record(site, "Python", "the condition is concrete")
         return true_fn() if condition else false_fn()
-    predicate = to_predicate(condition, "conditional expression", location_of(true_fn))
-    (value,) = staged_cond(
-        predicate, lambda: (true_fn(),), lambda: (false_fn(),), (), ("<expression value>",),
-        "conditional expression", location_of(true_fn),
-    )
+    predicate = to_predicate(condition, site.construct, site.location)
+    branches = Branches(lambda: (true_fn(),), lambda: (false_fn(),))
+    (value,) = staged_cond(predicate, branches, ("<expression value>",), site)
     return value
 
 
-def staged_cond(predicate, true_fn, false_fn, operands, names, construct, location=None) -> tuple:
+@dataclasses.dataclass(frozen=True)
+class Branches:
+    """The two branches of a staged ``if``: functions of the same operands, returning the carried values."""
+
+    true_fn: Callable[..., tuple]
+    false_fn: Callable[..., tuple]
+    operands: tuple = ()
+
+
+def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...], site: Site) -> tuple:
     """``lax.cond`` over branches returning a tuple of carried values, with their Python leaves kept.
 
     The first attempt traces the branches as they are. If their outputs differ (whether or not
     ``lax.cond`` noticed: two unset names, one per branch, can line up), what each branch returned
-    tells whether an adjustment makes them agree: zeros for a name that one branch has not set yet
-    (when no read can see them: ``Undefined.placeholder``), or a cast of a weakly typed scalar to the
-    other branch's dtype. Then it traces again; a difference that no adjustment removes is a
-    ``StagingTypeError``.
+    tells whether an adjustment makes them agree (:func:`.carry.cond_adjustments`): zeros for a
+    name that one branch has not set yet, where no read can see them, or a cast of a weakly typed
+    scalar to the other branch's dtype. Then it traces again; a difference that no adjustment
+    removes is a ``StagingTypeError`` naming every differing variable.
     """
-    location = location or location_of(true_fn)
-    adjustments = {"true": _Adjustment(), "false": _Adjustment()}
+    sides = Sides.of_branches(site, branches.true_fn, branches.false_fn)
+    adjustments = {"true": CondAdjustment(), "false": CondAdjustment()}
     while True:
         splits: dict[str, Split] = {}
-        branches = [_branch(key, fn, operands, names, adjustments[key], splits, construct, location)
-                    for key, fn in (("true", true_fn), ("false", false_fn))]
+        traced = [_traced(_Branch(key, fn, branches.operands, names, site), adjustments[key], splits)
+                  for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
         try:
-            arrays, failure = lax.cond(predicate, *branches), None
+            arrays, failure = lax.cond(predicate, *traced), None
         except TypeError as error:
             arrays, failure = None, error
         if failure is None and splits["true"].first_difference(splits["false"]) is None:
             break
         try:
-            improved = _adjust(splits, names, adjustments, construct, location, true_fn, false_fn)
+            improved = cond_adjustments(splits["true"], splits["false"], adjustments, sides) if len(splits) == 2 else None
         except StagingTypeError as staging_error:
             raise staging_error from failure
         if improved is None:
-            if failure is not None:
-                raise failure
-            _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
+            # lax.cond failed on something other than the outputs (a branch raised TypeError), or on
+            # outputs that no adjustment changes: JAX's own error is the clearest.
+            assert failure is not None
+            raise failure
         adjustments = improved
     outputs = splits["true"].rebuild(arrays)
-    report.record(construct, location, "lax.cond", "the condition is traced", names, outputs,
+    report.record(site, "lax.cond", "the condition is traced", Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
     return outputs
 
 
-def _adjustment_notes(adjustments: dict, names, splits) -> list[str]:
+def _adjustment_notes(adjustments: dict[str, CondAdjustment], names: tuple[str, ...], splits: dict[str, Split]) -> list[str]:
     notes = []
     for key, adjustment in adjustments.items():
         for index, _ in adjustment.fills:
@@ -120,34 +131,25 @@ def _adjustment_notes(adjustments: dict, names, splits) -> list[str]:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Adjustment:
-    """What to change in one branch's outputs so that both branches agree."""
+class _Branch:
+    """One branch as ``lax.cond`` traces it: which one, its function and operands, and its statement."""
 
-    fills: tuple[tuple[int, Any], ...] = ()  # (output index, value whose array leaves become zeros)
-    casts: tuple[Any, ...] | None = None  # per array leaf: the dtype to cast to, or None
+    key: str  # "true" or "false", as messages name it
+    fn: Callable[..., tuple]
+    operands: tuple
+    names: tuple[str, ...]
+    site: Site
 
 
-def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict, construct: str, location):
-    def traced_branch():
-        with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
-            # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
-            # the other branch or the caller; noted as copies, so that such an update is allowed.
-            copies = jax.tree_util.tree_map(lambda leaf: leaf, operands)
-            appends.carry_entered(copies, operands)
-            try:
-                values = list(fn(*copies))
-            except UnassignedReadError as error:
-                raise StagingTypeError(
-                    f"'{error.name}' is read in the {key} branch of the {construct}, where it may be "
-                    "unassigned. With a traced condition both branches are traced, so the read happens "
-                    "even if Python would not take that branch.",
-                    location,
-                    f"Assign '{error.name}' before the {construct} on every path.",
-                ) from error
+def _traced(branch: _Branch, adjustment: CondAdjustment, splits: dict[str, Split]) -> Callable[[], list[Any]]:
+    """The function ``lax.cond`` traces for ``branch``; it leaves the outputs' abstract split in ``splits``."""
+
+    def traced_branch() -> list[Any]:
+        values = _run_branch(branch)
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
-        split = Split.of(values, names)
-        splits[key] = split.abstract()
+        split = Split.of(values, branch.names)
+        splits[branch.key] = split.abstract()
         if adjustment.casts is None:
             return split.arrays
         return [a if d is None else lax.convert_element_type(a, d) for a, d in zip(split.arrays, adjustment.casts)]
@@ -155,113 +157,21 @@ def _branch(key, fn, operands, names, adjustment: _Adjustment, splits: dict, con
     return traced_branch
 
 
-def _adjust(splits, names, adjustments, construct, location, true_fn, false_fn) -> dict | None:
-    """The next adjustments to try, or ``None`` when the failure is not about the branch outputs."""
-    if set(splits) != {"true", "false"}:
-        return None
-    true_values = splits["true"].rebuild(splits["true"].arrays)
-    false_values = splits["false"].rebuild(splits["false"].arrays)
-    fills = {"true": [], "false": []}
-    for index in range(len(names)):
-        left, right = true_values[index], false_values[index]
-        if _is_placeholder(left) and not isinstance(right, Undefined):
-            fills["true"].append((index, right))
-        elif _is_placeholder(right) and not isinstance(left, Undefined):
-            fills["false"].append((index, left))
-    if fills["true"] or fills["false"]:
-        return {key: dataclasses.replace(adjustments[key], fills=adjustments[key].fills + tuple(fills[key]))
-                for key in adjustments}
-    _check_python_leaves(splits, names, construct, location, true_fn, false_fn)
-    casts = _promotions(splits, names, construct, location, true_fn, false_fn)
-    if casts is None or all(adjustments[key].casts == casts[key] for key in casts):
-        return None
-    return {key: dataclasses.replace(adjustments[key], casts=casts[key]) for key in adjustments}
-
-
-def _promotions(splits, names, construct, location, true_fn, false_fn) -> dict[str, tuple] | None:
-    """Per branch, the dtype to cast each array output to, or a ``StagingTypeError`` if none works."""
-    true, false = splits["true"], splits["false"]
-    owners = true.array_names()
-    casts = {"true": [], "false": []}
-    for owner, left, right in zip(owners, true.arrays, false.arrays):
-        left_type, right_type = jax.typeof(left), jax.typeof(right)
-        if left_type.shape != right_type.shape or _is_genuine_change(left_type, right_type):
-            raise _differs(owner, type_string(left), type_string(right), construct, location, true_fn, false_fn,
-                           "lax.cond needs one type per output.",
-                           f"Give {_subject(owner)} the same dtype and shape in both branches, e.g. with "
-                           "jnp.asarray(..., dtype=...) or by starting from a float literal.")
-        joined = jnp.result_type(left, right)
-        casts["true"].append(joined if left_type.dtype != joined else None)
-        casts["false"].append(joined if right_type.dtype != joined else None)
-    return {key: tuple(value) for key, value in casts.items()}
-
-
-def _is_genuine_change(left_type, right_type) -> bool:
-    """Two strongly typed outputs of different dtypes: no Python scalar to promote."""
-    return left_type.dtype != right_type.dtype and not (left_type.weak_type or right_type.weak_type)
-
-
-def _check_python_leaves(splits, names, construct, location, true_fn, false_fn) -> None:
-    true, false = splits["true"], splits["false"]
-    index = true.first_difference(false)
-    if index is None:
-        return
-    name = names[index]
-    left, right = true.rebuild(true.arrays)[index], false.rebuild(false.arrays)[index]
-    if isinstance(left, Undefined) or isinstance(right, Undefined):
-        branch = "true" if isinstance(right, Undefined) else "false"
-        raise StagingTypeError(
-            f"{_subject(name)} is assigned only in the {branch} branch of the {construct}, and it is "
-            "used after it. With a traced condition both branches run as one lax.cond, which must "
-            "return a value for it either way.",
-            location,
-            f"Assign {_subject(name)} before the {construct} (for example `{name} = jnp.zeros_like(...)`), "
-            "or in both branches.",
-        )
-    raise _differs(
-        name, _describe(left), _describe(right), construct, location, true_fn, false_fn,
-        "Only arrays can differ between the branches of a lax.cond; Python values (None, strings, "
-        "functions, containers of another shape) must agree.",
-        f"Make {_subject(name)} an array of the same structure in both branches, or decide it with a "
-        "condition that is not traced.",
-    )
-
-
-def _is_placeholder(value: Any) -> bool:
-    return isinstance(value, Undefined) and value.placeholder
-
-
-def _differs(name, left, right, construct, location, true_fn, false_fn, why, fix) -> StagingTypeError:
-    """The error for an output whose type differs between the branches."""
-    if name != RETURN_VALUE:
-        return StagingTypeError(
-            f"{_subject(name)} is {left} in the true branch of the {construct} but {right} in the false "
-            f"branch. {why}",
-            location,
-            fix,
-        )
-    return StagingTypeError(
-        f"the function returns {left} {_where_returned(true_fn)} but {right} {_where_returned(false_fn)}, "
-        f"and the {construct} that chooses between them has a traced condition. {why}",
-        location,
-        "Return values of the same structure, dtype and shape on every path (a function that reaches "
-        "its end without `return` returns None).",
-    )
-
-
-def _where_returned(branch: Callable) -> str:
-    lines = stored_lines(branch, RETURN_VALUE)
-    if not lines:
-        return "on the path that returned earlier"
-    return "at line " + ", ".join(str(line) for line in lines)
-
-
-def _subject(name: str) -> str:
-    return name if name.startswith("<") else f"'{name}'"
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, (tuple, list, dict)):
-        inner = ", ".join(type_string(leaf) for leaf in jax.tree_util.tree_leaves(value))
-        return f"a {type(value).__name__} of ({inner})"
-    return type_string(value)
+def _run_branch(branch: _Branch) -> list[Any]:
+    """One trace of the branch's function, on fresh copies of its operands."""
+    site = branch.site
+    with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", site.location)):
+        # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
+        # the other branch or the caller; noted as copies, so that such an update is allowed.
+        copies = jax.tree_util.tree_map(lambda leaf: leaf, branch.operands)
+        appends.carry_entered(copies, branch.operands)
+        try:
+            return list(branch.fn(*copies))
+        except UnassignedReadError as error:
+            raise StagingTypeError(
+                f"'{error.name}' is read in the {branch.key} branch of the {site.construct}, where it may be "
+                "unassigned. With a traced condition both branches are traced, so the read happens "
+                "even if Python would not take that branch.",
+                site.location,
+                f"Assign '{error.name}' before the {site.construct} on every path.",
+            ) from error

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import operator
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ import jax
 from ..errors import ConversionError
 from . import appends, effects
 from .locations import caller_location
+from .session import TraceSession, current
 
 _AT_METHODS = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide", "**=": "power"}
 _BINARY = {
@@ -35,18 +35,15 @@ _IN_PLACE = {
 }
 
 
-_loops = threading.local()  # the JAX arrays that the `for` statements running now iterate over
-
-
 @contextlib.contextmanager
 def iterating(arrays: list[Any]) -> Iterator[None]:
     """While a ``for`` statement runs over ``arrays``: an in-place update of one of them is refused."""
-    stack = _loops.__dict__.setdefault("stack", [])
-    stack.append(arrays)
+    session = current()
+    session.iterated_arrays.append(arrays)
     try:
         yield
     finally:
-        stack.pop()
+        session.iterated_arrays.pop()
 
 
 def setitem(
@@ -63,8 +60,9 @@ def setitem(
     if name is not None:
         _check_seen(container, name, from_caller_of, aliases or {})
     if isinstance(container, jax.Array):
-        if getattr(_loops, "stack", None):
-            _check_not_iterated(container)
+        session = current()
+        if session.iterated_arrays:
+            _check_not_iterated(session, container)
         where = container.at[index]
         if augmented is None:
             return where.set(value)
@@ -79,10 +77,10 @@ def setitem(
     return container
 
 
-def _check_not_iterated(array: jax.Array) -> None:
+def _check_not_iterated(session: TraceSession, array: jax.Array) -> None:
     """Python iterates over a NumPy array as it changes; a loop over a JAX array keeps the old values."""
     held = appends.with_originals(array)
-    if any(candidate is iterated for arrays in _loops.stack for iterated in arrays for candidate in held):
+    if any(candidate is iterated for arrays in session.iterated_arrays for iterated in arrays for candidate in held):
         raise ConversionError(
             "an item of an array is updated in place while a `for` loop iterates over that array. A JAX "
             "array cannot change: the update makes a new array, and the loop goes on over the old values "

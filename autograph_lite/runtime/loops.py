@@ -21,27 +21,49 @@ inside an :mod:`.appends` context, so that appends are collected and effects ref
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..errors import ConversionError
+from ..errors import ConversionError, Location
 from . import appends, effects, items, report, trial_cache
-from .conditionals import refuse_effect, staged_cond
+from .carry import Carried, LoopCarry, with_placeholders_filled
+from .carry_errors import Site
+from .conditionals import Branches, refuse_effect, staged_cond
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
-from .loop_carry import check_structure, translated, with_placeholders_filled
 from .static_loop_policy import StaticSequence, static_sequence, why_python
-from .values import Split, Undefined, is_traced, to_predicate
+from .values import Undefined, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 
 
-def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ...], effect: str | None = None) -> tuple:
+@dataclasses.dataclass(frozen=True)
+class Loop:
+    """A loop statement as converted code gives it: its body, the names it carries, and where it is.
+
+    ``stop_test`` comes from a ``break`` or ``return`` in a ``for`` body: it reads the flags they set.
+    ``effect`` describes a Python side effect the rewriter found in the body. ``assigned_first``
+    names carried variables that the body assigns before reading them.
+    """
+
+    body: Callable[..., Any]
+    names: tuple[str, ...]
+    site: Site
+    stop_test: Callable[..., Any] | None = None
+    effect: str | None = None
+    assigned_first: tuple[str, ...] = ()
+
+
+def while_stmt(
+    test: Callable[..., Any], body: Callable[..., Any], init: tuple, names: tuple[str, ...], effect: str | None = None
+) -> tuple:
     """Run ``while test(*state): state = body(*state)``."""
+    loop = Loop(body, tuple(names), Site("`while` loop", location_of(body)), effect=effect)
     state = tuple(init)
     python_iterations = 0
     while True:
@@ -49,20 +71,16 @@ def while_stmt(test: Callable, body: Callable, init: tuple, names: tuple[str, ..
         if condition is _TRACED:
             break
         if not condition:
-            report.record("`while` loop", location_of(body), "Python loop",
-                          f"the test stayed concrete ({python_iterations} iterations)")
+            report.record(loop.site, "Python loop", f"the test stayed concrete ({python_iterations} iterations)")
             return state
         state = tuple(body(*state))
         python_iterations += 1
-    location = location_of(body)
     reason = "the test is traced" if not python_iterations else (
         f"the test became traced after {python_iterations} Python iterations; the rest is staged")
-    refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", location)
-    predicate = lambda *values: to_predicate(test(*values), "`while` loop", location)
-    result = with_placeholders_filled(
-        lambda s: _staged_while(predicate, body, s, names, "`while` loop", location), state, names
-    )
-    report.record("`while` loop", location, "lax.while_loop", reason, names, result)
+    refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", loop.site.location)
+    predicate = lambda *values: to_predicate(test(*values), "`while` loop", loop.site.location)
+    result = with_placeholders_filled(lambda s: _staged_while(predicate, s, loop), state)
+    report.record(loop.site, "lax.while_loop", reason, Carried(loop.names, result))
     return result
 
 
@@ -87,8 +105,11 @@ def for_stmt(
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
+    loop = Loop(body, tuple(names), Site("`for` loop", location_of(body)), stop_test, effect, tuple(assigned_first))
     with trial_cache.remembering(), items.iterating(_iterated_arrays(iterable)):
-        return _for_stmt(iterable, body, tuple(init), names, mode, early_exit, effect, stop_test, assigned_first)
+        if isinstance(iterable, TracedRange):
+            return _for_traced_range(iterable, tuple(init), loop, mode)
+        return _for_static(iterable, tuple(init), loop, mode, early_exit)
 
 
 def _iterated_arrays(iterable: Any) -> list[Any]:
@@ -102,92 +123,91 @@ def _iterated_arrays(iterable: Any) -> list[Any]:
     return []
 
 
-def _for_stmt(iterable, body, state, names, mode, early_exit, effect, stop_test, assigned_first) -> tuple:
-    location = location_of(body)
-    if isinstance(iterable, TracedRange):
-        if mode == "unroll":
-            raise ConversionError(
-                "this `for` loop is marked unroll(...), but its range has a traced bound, so the "
-                "number of iterations is unknown while tracing",
-                location,
-                "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
-            )
-        refuse_effect(effect, "`for` loop over a range with a traced bound", "its body is traced once", location)
-        result = with_placeholders_filled(
-            lambda s: _staged_range(iterable, body, stop_test, s, names, location), state, names
+def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode: str) -> tuple:
+    """A ``range`` with a traced bound: always staged, as ``fori_loop`` (or ``while_loop`` with an exit)."""
+    location = loop.site.location
+    if mode == "unroll":
+        raise ConversionError(
+            "this `for` loop is marked unroll(...), but its range has a traced bound, so the "
+            "number of iterations is unknown while tracing",
+            location,
+            "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
         )
-        primitive = "lax.while_loop" if stop_test is not None else "lax.fori_loop (a while_loop)"
-        report.record("`for` loop", location, primitive, "the range has a traced bound; forward-mode "
-                      "differentiation only", names, result)
-        return result
-
-    sequence = static_sequence(iterable)
-    reason = why_python(sequence, mode, effect, body, state, names)
-    if reason:
-        report.record("`for` loop", location, "Python loop", reason)
-        return _python_for(iterable, body, stop_test, state, names, location)
-    refuse_effect(effect, "`for` loop marked stage(...)", "its body is traced once", location)
-    state = tuple(
-        Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in assigned_first else value
-        for name, value in zip(names, state)
-    )
-    result = _staged_static(sequence, early_exit, body, stop_test, state, names, location)
-    if early_exit and stop_test is not None:
-        primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
-    elif stop_test is not None:
-        primitive = "lax.scan, iterations after an exit masked by lax.cond (reverse-mode differentiable)"
-    else:
-        primitive = "lax.scan"
-    report.record("`for` loop", location, primitive, f"static trip count {sequence.length}", names, result)
+    refuse_effect(loop.effect, "`for` loop over a range with a traced bound", "its body is traced once", location)
+    result = with_placeholders_filled(lambda s: _staged_range(traced_range, s, loop), state)
+    primitive = "lax.while_loop" if loop.stop_test is not None else "lax.fori_loop (a while_loop)"
+    report.record(loop.site, primitive, "the range has a traced bound; forward-mode differentiation only",
+                  Carried(loop.names, result))
     return result
 
 
-def _staged_static(sequence, early_exit, body, stop_test, state, names, location) -> tuple:
-    if early_exit and stop_test is not None:
-        run = lambda s: _staged_counted_while(
-            0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)), body, stop_test, s, names, location
-        )
+def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: bool) -> tuple:
+    """Any other iterable: Python, or staged over a static trip count (see :mod:`.static_loop_policy`)."""
+    sequence = static_sequence(iterable)
+    reason = why_python(sequence, mode, loop.effect, loop.body, state, loop.names)
+    if reason or sequence is None:
+        report.record(loop.site, "Python loop", reason)
+        return _python_for(iterable, state, loop)
+    refuse_effect(loop.effect, "`for` loop marked stage(...)", "its body is traced once", loop.site.location)
+    state = tuple(
+        Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in loop.assigned_first else value
+        for name, value in zip(loop.names, state)
+    )
+    result = _staged_static(sequence, early_exit, state, loop)
+    if early_exit and loop.stop_test is not None:
+        primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
+    elif loop.stop_test is not None:
+        primitive = "lax.scan, iterations after an exit masked by lax.cond (reverse-mode differentiable)"
     else:
-        step = _masked(body, stop_test, names, location)
-        run = lambda s: _staged_sequence(sequence, step, s, names, location)
-    return with_placeholders_filled(run, state, names)
+        primitive = "lax.scan"
+    report.record(loop.site, primitive, f"static trip count {sequence.length}", Carried(loop.names, result))
+    return result
 
 
-def _python_for(iterable: Any, body: Callable, stop_test, state: tuple, names, location) -> tuple:
+def _staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop) -> tuple:
+    if early_exit and loop.stop_test is not None:
+        count = _Count(0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
+        run = lambda s: _staged_counted_while(count, s, loop)
+    else:
+        run = lambda s: _staged_sequence(sequence, s, loop)
+    return with_placeholders_filled(run, state)
+
+
+def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:
     for item in iterable:
-        if stop_test is None:
-            state = tuple(body(item, *state))
+        if loop.stop_test is None:
+            state = tuple(loop.body(item, *state))
             continue
-        keep_going = stop_test(*state)
+        keep_going = loop.stop_test(*state)
         if not is_traced(keep_going):
             if not keep_going:
                 break
-            state = tuple(body(item, *state))
+            state = tuple(loop.body(item, *state))
         else:
-            state = _run_if(keep_going, body, item, state, names, location)
+            state = _run_if(keep_going, item, state, loop)
     return state
 
 
-def _masked(body: Callable, stop_test: Callable | None, names, location) -> Callable:
+def _masked(loop: Loop) -> Callable[..., tuple]:
     """The body of a staged loop with a static trip count: iterations after an exit leave the state as is."""
+    stop_test = loop.stop_test
     if stop_test is None:
-        return body
+        return loop.body
 
-    def step(item, *values):
+    def step(item: Any, *values: Any) -> tuple:
         keep_going = stop_test(*values)
         if not is_traced(keep_going):
-            return tuple(body(item, *values)) if keep_going else values
-        return _run_if(keep_going, body, item, values, names, location)
+            return tuple(loop.body(item, *values)) if keep_going else values
+        return _run_if(keep_going, item, values, loop)
 
     return step
 
 
-def _run_if(keep_going, body, item, values, names, location) -> tuple:
-    predicate = to_predicate(keep_going, "`for` loop", location)
-    return staged_cond(
-        predicate, lambda: tuple(body(item, *values)), lambda: tuple(values), (), names,
-        "`for` loop's per-iteration exit check", location,
-    )
+def _run_if(keep_going: Any, item: Any, values: tuple, loop: Loop) -> tuple:
+    predicate = to_predicate(keep_going, "`for` loop", loop.site.location)
+    branches = Branches(lambda: tuple(loop.body(item, *values)), lambda: tuple(values))
+    return staged_cond(predicate, branches, loop.names,
+                       Site("`for` loop's per-iteration exit check", loop.site.location))
 
 
 def _row(xs: Any, k: Any) -> Any:
@@ -197,114 +217,108 @@ def _row(xs: Any, k: Any) -> Any:
 # --- staged lowerings ----------------------------------------------------------------------------
 
 
-def _staged_sequence(sequence: StaticSequence, body, state, names, location) -> tuple:
+def _staged_sequence(sequence: StaticSequence, state: tuple, loop: Loop) -> tuple:
     """One ``lax.scan`` over the sequence (with the counter in the carry when the items need it, which
     is the jaxpr ``fori_loop`` gives for static bounds); values appended to outer lists become its
     per-iteration outputs."""
-    split = Split.of(state, names)
-    record: dict[str, Any] = {}
+    carry = LoopCarry(state, loop.names, loop.site)
+    step = _masked(loop)
+    collectors: list[appends.Collector] = []  # one per trace of the body; the last one is the scan's
 
-    def scan_step(carry, x):
-        k, arrays = carry
-        with appends.inside(appends.Collector(location=location)) as collector:
-            new_arrays = _run_body(
-                lambda *v: body(sequence.make_item(k, x), *v), split, arrays, names, record, location, state
-            )
-        record["collector"] = collector
+    def scan_step(counter_and_arrays: tuple[Any, list[Any]], x: Any) -> tuple[tuple[Any, list[Any]], tuple]:
+        k, arrays = counter_and_arrays
+        with appends.inside(appends.Collector(location=loop.site.location)) as collector:
+            new_arrays = _run_body(lambda *v: step(sequence.make_item(k, x), *v), arrays, carry)
+        collectors.append(collector)
         return (None if k is None else k + 1, new_arrays), collector.outputs()
 
     counter = jnp.int32(0) if sequence.uses_index else None
     try:
-        (_, arrays), outputs = lax.scan(scan_step, (counter, split.arrays), sequence.xs, length=sequence.length)
+        (_, arrays), outputs = lax.scan(scan_step, (counter, carry.split.arrays), sequence.xs, length=sequence.length)
     except TypeError as error:
-        raise translated(error, split, record, "`for` loop", location)  # noqa: B904 (it sets the cause)
-    record["collector"].append_rows(outputs, sequence.length)
-    return split.rebuild(arrays)
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    collectors[-1].append_rows(outputs, sequence.length)
+    return carry.split.rebuild(arrays)
 
 
-def _staged_range(traced_range: TracedRange, body, stop_test, state, names, location) -> tuple:
+@dataclasses.dataclass(frozen=True)
+class _Count:
+    """The counter of a counted loop: from ``lower`` to ``upper``; ``item_of(i)`` is the body's item."""
+
+    lower: Any
+    upper: Any
+    item_of: Callable[[Any], Any]
+
+
+def _staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
     start, stop, step = traced_range.start, traced_range.stop, traced_range.step
     if not is_traced(step) and step == 1:
-        lower, upper = start, stop
-
-        def index(i):
-            return i
+        count = _Count(start, stop, lambda i: i)
     else:
-        lower, upper = 0, traced_range.trip_count()
+        count = _Count(0, traced_range.trip_count(), lambda k: start + k * step)
+    if loop.stop_test is not None:
+        return _staged_counted_while(count, state, loop)
+    carry = LoopCarry(state, loop.names, loop.site)
 
-        def index(k):
-            return start + k * step
-
-    if stop_test is not None:
-        return _staged_counted_while(lower, upper, index, body, stop_test, state, names, location)
-    split = Split.of(state, names)
-    record: dict[str, Split] = {}
-
-    def loop_body(i, arrays):
-        with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", location)):
-            return _run_body(lambda *v: body(index(i), *v), split, arrays, names, record, location, state)
+    def loop_body(i: Any, arrays: list[Any]) -> list[Any]:
+        with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", loop.site.location)):
+            return _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry)
 
     try:
-        arrays = lax.fori_loop(lower, upper, loop_body, split.arrays)
+        arrays = lax.fori_loop(count.lower, count.upper, loop_body, carry.split.arrays)
     except TypeError as error:
-        raise translated(error, split, record, "`for` loop", location)  # noqa: B904 (it sets the cause)
-    return split.rebuild(arrays)
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    return carry.split.rebuild(arrays)
 
 
-def _staged_counted_while(lower, upper, item_of, body, stop_test, state, names, location) -> tuple:
+def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
     """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
-    split = Split.of(state, names)
-    record: dict[str, Split] = {}
+    carry = LoopCarry(state, loop.names, loop.site)
+    construct, location, stop_test = "`for` loop that can stop early (break or return)", loop.site.location, loop.stop_test
+    assert stop_test is not None  # a counted loop stops early only through its break / return flags
 
-    construct = "`for` loop that can stop early (break or return)"
+    def keep_going(counter_and_arrays: tuple[Any, list[Any]]) -> Any:
+        i, arrays = counter_and_arrays
+        more = _forbid_appends(construct, location, stop_test, *carry.split.rebuild(arrays))
+        return jnp.logical_and(i < count.upper, to_predicate(more, "`for` loop", location))
 
-    def keep_going(carry):
-        i, arrays = carry
-        more = _forbid_appends(construct, location, stop_test, *split.rebuild(arrays))
-        return jnp.logical_and(i < upper, to_predicate(more, "`for` loop", location))
-
-    def step(carry):
-        i, arrays = carry
+    def step(counter_and_arrays: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
+        i, arrays = counter_and_arrays
         with appends.inside(appends.Forbidden(construct, location)):
-            return i + 1, _run_body(lambda *v: body(item_of(i), *v), split, arrays, names, record, location, state)
+            return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry)
 
     try:
-        _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(lower), split.arrays))
+        _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(count.lower), carry.split.arrays))
     except TypeError as error:
-        raise translated(error, split, record, "`for` loop", location)  # noqa: B904 (it sets the cause)
-    return split.rebuild(arrays)
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    return carry.split.rebuild(arrays)
 
 
-def _staged_while(predicate, body, state, names, construct, location) -> tuple:
-    split = Split.of(state, names)
-    record: dict[str, Split] = {}
+def _staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tuple:
+    carry = LoopCarry(state, loop.names, loop.site)
+    construct, location = loop.site.construct, loop.site.location
     try:
         arrays = lax.while_loop(
-            lambda arrays: _forbid_appends(construct, location, predicate, *split.rebuild(arrays)),
-            lambda arrays: _forbid_appends(
-                construct, location, _run_body, body, split, arrays, names, record, location, state
-            ),
-            split.arrays,
+            lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
+            lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry),
+            carry.split.arrays,
         )
     except TypeError as error:
-        raise translated(error, split, record, construct, location)  # noqa: B904 (it sets the cause)
-    return split.rebuild(arrays)
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    return carry.split.rebuild(arrays)
 
 
-def _forbid_appends(construct, location, function, *args):
+def _forbid_appends(construct: str, location: Location, function: Callable[..., Any], *args: Any) -> Any:
     """``function(*args)`` traced inside a staged statement whose number of runs is known at run time only."""
     with appends.inside(appends.Forbidden(construct, location)):
         return function(*args)
 
 
-def _run_body(body, split: Split, arrays, names, record: dict, location, entry: tuple) -> list:
-    """One trace of a staged loop body on the carried ``arrays``; ``entry`` is the state before the loop."""
-    values = split.rebuild(arrays)
-    appends.carry_entered(values, entry)
-    out = Split.of(body(*values), names)
-    record["out"] = out.abstract()
-    check_structure(split, out, names, location)
-    return out.arrays
+def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry) -> list[Any]:
+    """One trace of a staged loop body on the carried ``arrays``, its result checked against the entry state."""
+    values = carry.split.rebuild(arrays)
+    appends.carry_entered(values, carry.entry)
+    return carry.arrays_after(body(*values))
 
 
 # --- evaluating a loop test aside ----------------------------------------------------------------
@@ -325,7 +339,7 @@ def _peek(test: Callable, state: tuple) -> Any:
         return _concrete_or_traced(test(*state))
     seen: list[Any] = []
 
-    def probe():
+    def probe() -> tuple[()]:
         with appends.inside(appends.Forbidden("`while` loop's test", location_of(test), trial=True)):
             seen.append(_concrete_or_traced(test(*state)))
         return ()

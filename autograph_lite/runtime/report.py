@@ -1,23 +1,21 @@
 """What each control-flow statement became during one trace, for ``autograph_lite.explain``.
 
-The runtime operators report their decisions here. Outside ``explain`` nothing is recording, and a
-report costs one attribute lookup at trace time (never at run time: jitted code has no Python).
+The runtime operators report their decisions here. The recorder in use is the trace session's
+(:attr:`.session.TraceSession.recorder`). Outside ``explain`` nothing is recording, and a report
+costs one session lookup at trace time (never at run time: jitted code has no Python).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import threading
-from collections.abc import Sequence
-from typing import Any
-
-import jax
+from collections.abc import Iterator, Sequence
 
 from ..errors import Location
 from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
-from .values import type_string
-
-_state = threading.local()
+from .carry import Carried, describe
+from .carry_errors import Site
+from .session import TraceSession, current
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,46 +39,41 @@ class Decision:
 
 
 class Recorder:
-    """Collects decisions while active (``with Recorder() as recorder:``)."""
+    """Collects decisions while active (``with Recorder() as recorder:``), in this thread only."""
 
     def __init__(self) -> None:
         self.decisions: list[Decision] = []
+        self.session: TraceSession | None = None
 
     def __enter__(self) -> Recorder:
-        _state.recorder = self
+        self.session = current()
+        self.session.recorder = self
         return self
 
-    def __exit__(self, *exc_info) -> bool:
-        _state.recorder = None
-        return False
+    def __exit__(self, *exc_info: object) -> None:
+        if self.session is not None:
+            self.session.recorder = None
 
 
-class paused:
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
     """``with paused():`` records nothing: for traces that are not the program (a loop's trial trace)."""
-
-    def __enter__(self) -> None:
-        self.recorder = getattr(_state, "recorder", None)
-        _state.recorder = None
-
-    def __exit__(self, *exc_info) -> bool:
-        _state.recorder = self.recorder
-        return False
+    session = current()
+    recorder, session.recorder = session.recorder, None
+    try:
+        yield
+    finally:
+        session.recorder = recorder
 
 
-def record(
-    construct: str,
-    location: Location,
-    outcome: str,
-    reason: str = "",
-    names: Sequence[str] = (),
-    values: Sequence[Any] = (),
-    notes: Sequence[str] = (),
-) -> None:
-    recorder = getattr(_state, "recorder", None)
+def record(site: Site, outcome: str, reason: str = "", carried: Carried | None = None, notes: Sequence[str] = ()) -> None:
+    """Note what the statement at ``site`` became (``outcome``), why, what it carries, and any adjustment."""
+    recorder = current().recorder
     if recorder is None:
         return
-    carried = tuple((readable(name), _describe(value)) for name, value in zip(names, values) if not name.startswith("<"))
-    recorder.decisions.append(Decision(construct, location, outcome, reason, carried, tuple(notes)))
+    pairs = zip(carried.names, carried.values) if carried is not None else ()
+    listed = tuple((readable(name), describe(value, article=False)) for name, value in pairs if not name.startswith("<"))
+    recorder.decisions.append(Decision(site.construct, site.location, outcome, reason, listed, tuple(notes)))
 
 
 def readable(name: str) -> str:
@@ -94,9 +87,3 @@ def readable(name: str) -> str:
             return f"<{kind} flag>"
     return name
 
-
-def _describe(value: Any) -> str:
-    leaves = jax.tree_util.tree_leaves(value)
-    if len(leaves) == 1 and leaves[0] is value:
-        return type_string(value)
-    return f"{type(value).__name__} of ({', '.join(type_string(leaf) for leaf in leaves)})"

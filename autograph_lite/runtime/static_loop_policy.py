@@ -22,9 +22,11 @@ import jax.numpy as jnp
 from jax.extend import core as jex_core
 
 from . import appends, effects, report, trial_cache
+from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
+from .carry_errors import Site
 from .iteration import Enumerate, Zip
-from .loop_carry import PlaceholderNeeded, check_structure
-from .values import Split, is_array_leaf, is_traced, zeros_like_value
+from .locations import location_of
+from .values import Split, is_array_leaf, is_traced
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,22 +55,23 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
             return None
         start = iterable.start
 
-        def make_item(k, x):
+        def enumerated_item(k: Any, x: Any) -> tuple[Any, Any]:
             return (k if isinstance(start, int) and start == 0 else start + k), inner.make_item(k, x)
 
-        return StaticSequence(inner.length, inner.xs, make_item, True, inner.traced_data or is_traced(start))
+        return StaticSequence(inner.length, inner.xs, enumerated_item, True, inner.traced_data or is_traced(start))
     if isinstance(iterable, Zip):
-        parts = [static_sequence(i) for i in iterable.iterables]
-        if not parts or any(p is None for p in parts):
+        found = [static_sequence(i) for i in iterable.iterables]
+        parts = [p for p in found if p is not None]
+        if not parts or len(parts) != len(found):
             return None
         length = min(p.length for p in parts)
         xs = tuple(None if p.xs is None else jax.tree_util.tree_map(lambda a: a[:length], p.xs) for p in parts)
 
-        def make_item(k, x):
+        def zipped_item(k: Any, x: Any) -> tuple[Any, ...]:
             return tuple(p.make_item(k, xi) for p, xi in zip(parts, x))
 
         return StaticSequence(
-            length, xs, make_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)
+            length, xs, zipped_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)
         )
     return None
 
@@ -106,26 +109,23 @@ def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names:
 
 
 def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
-    state = list(state)
-    for _ in range(len(names) + 1):
-        try:
-            return _trial(sequence, body, tuple(state), names)
-        except PlaceholderNeeded as needed:
-            state[needed.index] = zeros_like_value(needed.value)
-    return "its carried values change structure"
+    try:
+        return with_placeholders_filled(lambda filled: _trial(sequence, body, filled, names), state)
+    except PlaceholderNeeded:
+        return "its carried values change structure"
 
 
 def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
     split = Split.of(state, names)
     item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
 
-    def one_iteration(k, x, *arrays):
+    def one_iteration(k: Any, x: Any, *arrays: Any) -> list[Any]:
         collector = appends.Collector(trial=True)
         with appends.inside(collector):  # a trial: its appends are dropped, but they count as outputs
             values = split.rebuild(arrays)
             appends.carry_entered(values, state)
             out = Split.of(body(sequence.make_item(k, x), *values), names)
-        check_structure(split, out, names, location=None)
+        check_structure(split, out, Site("`for` loop", location_of(body)))
         appended = [leaf for leaf in jax.tree_util.tree_leaves(collector.outputs()) if is_array_leaf(leaf)]
         return out.arrays + appended
 
@@ -164,7 +164,7 @@ def _abstract(value: Any) -> jax.ShapeDtypeStruct:
     return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
 
 
-def _dependence(jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list[bool]:
+def _dependence(jaxpr: jex_core.Jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list[bool]:
     """For each output of ``jaxpr``, whether it depends on a flagged constant or input."""
     tainted = {v for v, flag in zip(jaxpr.constvars, const_flags) if flag}
     tainted |= {v for v, flag in zip(jaxpr.invars, input_flags) if flag}

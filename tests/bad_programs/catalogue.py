@@ -26,7 +26,7 @@ def one_branch_in_elif(x):
 
 
 def dtype_change_in_branches(x):
-    if x > 0:  # error: 'y' is i32[] in the true branch
+    if x > 0:  # error: 'y' is i32[] in the true branch of the `if` but f32[] in the false branch (the dtype differs)
         y = jnp.int32(1)
     else:
         y = x * 1.5
@@ -34,7 +34,7 @@ def dtype_change_in_branches(x):
 
 
 def shape_change_in_branches(x):
-    if x > 0:  # error: 'y' is f32[2] in the true branch
+    if x > 0:  # error: 'y' is f32[2] in the true branch of the `if` but f32[3] in the false branch (the shape differs)
         y = jnp.ones(2)
     else:
         y = jnp.ones(3)
@@ -88,14 +88,14 @@ def tuple_versus_scalar_returns(x):
 
 def dtype_change_in_loop(x, n):
     acc = jnp.int32(0)
-    for i in range(n):  # error: 'acc' is i32[] before the `for` loop but f32[] after one iteration
+    for i in range(n):  # error: 'acc' is i32[] before the `for` loop but f32[] after one iteration (the dtype differs)
         acc = acc + x
     return acc
 
 
 def growing_shape_in_while(x):
     v = jnp.ones(1)
-    while v.sum() < x:  # error: 'v' is f32[1] before the `while` loop but f32[2] after one iteration
+    while v.sum() < x:  # error: 'v' is f32[1] before the `while` loop but f32[2] after one iteration (the shape differs)
         v = jnp.concatenate([v, v])
     return v
 

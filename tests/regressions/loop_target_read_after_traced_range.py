@@ -1,6 +1,6 @@
 """The target of a `for` over a traced range, read after the loop: autograph_lite's own StagingTypeError
 ("'i' is first assigned inside the staged loop") is caught by the `except TypeError` around
-lax.fori_loop in runtime/loops.py (_staged_range) and re-translated by loop_carry.translated / carry_error,
+lax.fori_loop in runtime/loops.py (_staged_range) and re-translated by the carry check (now runtime/carry.py),
 which pairs the carried arrays wrongly and blames 's' with i's type:
 "'s' is i32[3] before the `for` loop but weakly typed i32[] after one iteration".
 Acceptable outcomes: the eager result, or the documented error naming 'i'.

@@ -1,0 +1,244 @@
+"""What a staged ``if`` or loop carries: one set of checks for both, and the adjustments they allow.
+
+``lax.cond`` returns, and a ``lax`` loop carries, arrays of one type per output; the Python values
+among the carried names (``None``, a tuple's structure, the marker of an unassigned name) are not
+staged at all and must agree. So both kinds of statement compare two states of the same names (the
+true and the false branch; the state before and after one iteration), by the same rules:
+
+- a name that one side has not assigned, where no read can see it (``Undefined.placeholder``),
+  starts as zeros of the other side's type;
+- a weakly typed Python scalar takes the other side's dtype (JAX promotes a loop's entry value;
+  a cond's outputs are cast here, to the dtype eager arithmetic would give them);
+- any other difference is one ``StagingTypeError`` for every differing name
+  (:mod:`.carry_errors`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from ..errors import ConversionError
+from .carry_errors import (
+    DTYPE,
+    PYTHON_VALUE,
+    SHAPE,
+    SHAPE_AND_DTYPE,
+    STRUCTURE,
+    Difference,
+    Sides,
+    Site,
+    assigned_in_one_branch,
+    first_assigned_in_loop,
+    mismatch_error,
+)
+from .values import Split, Undefined, type_string, zeros_like_value
+
+
+@dataclasses.dataclass(frozen=True)
+class Carried:
+    """The names a staged statement carries, with the values it gave them (what ``explain`` lists)."""
+
+    names: Sequence[str]
+    values: Sequence[Any]
+
+
+def describe(value: Any, *, article: bool = True) -> str:
+    """A carried value's type: ``f32[3]``, ``None``, ``a tuple of (f32[], i32[])``.
+
+    Errors use it inside sentences (``'y' is a dict of (...)``). ``explain`` lists carried values
+    without the article (``article=False``), and there a ``None`` has always read as the empty
+    container it is to JAX (``NoneType of ()``); its output stays as it was.
+    """
+    leaves = jax.tree_util.tree_leaves(value)
+    if (len(leaves) == 1 and leaves[0] is value) or (article and value is None):
+        return type_string(value)
+    kind = type(value).__name__
+    inner = ", ".join(type_string(leaf) for leaf in leaves)
+    if not article:
+        return f"{kind} of ({inner})"
+    return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind} of ({inner})"
+
+
+# --- comparing two states of the carried names ---------------------------------------------------
+
+# Whether a dtype difference between two array leaves is one JAX or the cond resolves by promotion.
+Tolerates = Callable[[Any, Any], bool]
+
+
+def _loop_tolerates(before: Any, after: Any) -> bool:
+    """A loop promotes a weakly typed entry value to the dtype its body gives it."""
+    return bool(before.weak_type)
+
+
+def _cond_tolerates(true: Any, false: Any) -> bool:
+    """A cond casts a weakly typed branch output to the other branch's dtype (see cond_adjustments)."""
+    return bool(true.weak_type or false.weak_type)
+
+
+def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Difference]:
+    """Every carried name whose two states differ, in the order of the names."""
+    first_values, second_values = first.rebuild(first.arrays), second.rebuild(second.arrays)
+    found = []
+    for index, (first_key, second_key) in enumerate(zip(first.per_name_keys(), second.per_name_keys())):
+        if first_key != second_key:
+            what, leaves = (STRUCTURE if first_key[0] != second_key[0] else PYTHON_VALUE), None
+        else:
+            what, leaves = _array_difference(_leaf_types(first, index), _leaf_types(second, index), tolerates)
+        if what:
+            found.append(Difference(first.names[index], describe(first_values[index]),
+                                    describe(second_values[index]), what, leaves))
+    return found
+
+
+def _leaf_types(split: Split, index: int) -> list[Any]:
+    """The abstract types of the array leaves of the ``index``-th name, in order."""
+    return [jax.typeof(split.arrays[slot]) for slot in split.slots[index] if not isinstance(slot, tuple)]
+
+
+def _array_difference(first: list[Any], second: list[Any], tolerates: Tolerates) -> tuple[str, tuple[Any, Any] | None]:
+    """What differs between the array leaves of one name, with the first pair that differs."""
+    shapes = [a.shape != b.shape for a, b in zip(first, second)]
+    dtypes = [a.dtype != b.dtype and not tolerates(a, b) for a, b in zip(first, second)]
+    differing = [(a, b) for a, b, shape, dtype in zip(first, second, shapes, dtypes) if shape or dtype]
+    if not differing:
+        return "", None
+    what = SHAPE_AND_DTYPE if any(shapes) and any(dtypes) else SHAPE if any(shapes) else DTYPE
+    return what, differing[0]
+
+
+def _placeholder_fills(split: Split, other: Split) -> tuple[tuple[int, Any], ...]:
+    """(index, value) for each name unassigned in ``split`` where no read can see it, but set in ``other``.
+
+    Such a name may start as zeros of the value ``other`` gives it (abstract: no tracer is kept).
+    """
+    mine = split.rebuild(split.arrays)
+    theirs = other.rebuild(other.abstract().arrays)
+    return tuple(
+        (index, value) for index, (own, value) in enumerate(zip(mine, theirs))
+        if isinstance(own, Undefined) and own.placeholder and not isinstance(value, Undefined)
+    )
+
+
+# --- loops ---------------------------------------------------------------------------------------
+
+
+class PlaceholderNeeded(Exception):
+    """The body assigns names that are unassigned before the loop and read only after assignments."""
+
+    def __init__(self, fills: tuple[tuple[int, Any], ...]) -> None:
+        super().__init__(fills)
+        self.fills = fills  # (index of the name, the value the body gives it)
+
+
+def with_placeholders_filled(run: Callable[[tuple], Any], state: tuple) -> Any:
+    """``run(state)``, starting unassigned placeholder names as zeros of the type the body gives them.
+
+    The zeros are never seen: every read of such a name follows an assignment (for the return value:
+    it is read only once the ``returned`` flag, set together with it, is true).
+    """
+    filled = list(state)
+    for _ in range(len(filled) + 1):
+        try:
+            return run(tuple(filled))
+        except PlaceholderNeeded as needed:
+            for index, value in needed.fills:
+                filled[index] = zeros_like_value(value)
+    return run(tuple(filled))
+
+
+def check_structure(before: Split, after: Split, site: Site) -> None:
+    """The body must return the same Python values and structure; a placeholder may become an array.
+
+    Raises :class:`PlaceholderNeeded` for placeholders the body assigns, else a ``StagingTypeError``
+    (a name first assigned in the body; every name whose structure, Python value or type changes).
+    """
+    if before.first_difference(after) is None:
+        return
+    fills = _placeholder_fills(before, after)
+    if fills:
+        raise PlaceholderNeeded(fills)
+    for name, old, new in zip(before.names, before.rebuild(before.arrays), after.rebuild(after.arrays)):
+        if isinstance(old, Undefined) and not isinstance(new, Undefined):
+            raise first_assigned_in_loop(name, describe(new), site)
+    raise mismatch_error(differences(before, after, _loop_tolerates), Sides.of_loop(site))
+
+
+class LoopCarry:
+    """What one staged loop carries: its entry state, split into arrays and Python leaves, and what
+    the last trace of its body returned (kept abstract), to name the variable JAX's type error is about.
+    """
+
+    def __init__(self, entry: tuple, names: Sequence[str], site: Site) -> None:
+        self.entry = entry
+        self.split = Split.of(entry, names)
+        self.site = site
+        self.returned: Split | None = None
+
+    def arrays_after(self, values: Sequence[Any]) -> list[Any]:
+        """The array leaves of what one iteration returned, once its structure is checked."""
+        out = Split.of(values, self.split.names)
+        self.returned = out.abstract()
+        check_structure(self.split, out, self.site)
+        return out.arrays
+
+    def translated(self, error: TypeError) -> Exception:
+        """JAX's carry type error in the user's terms (with JAX's as the cause), or JAX's own."""
+        if isinstance(error, ConversionError) or self.returned is None:
+            return error  # ours, raised inside the body; or the body never returned
+        found = differences(self.split, self.returned, _loop_tolerates)
+        if not found:
+            return error
+        translated = mismatch_error(found, Sides.of_loop(self.site))
+        translated.__cause__ = error
+        return translated
+
+
+# --- lax.cond ------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class CondAdjustment:
+    """What to change in one branch's outputs so that both branches agree."""
+
+    fills: tuple[tuple[int, Any], ...] = ()  # (output index, value whose array leaves become zeros)
+    casts: tuple[Any, ...] | None = None  # per array leaf: the dtype to cast to, or None
+
+
+def cond_adjustments(
+    true: Split, false: Split, current: dict[str, CondAdjustment], sides: Sides
+) -> dict[str, CondAdjustment] | None:
+    """The next adjustments to try (keyed ``"true"`` / ``"false"``), or ``None`` if there is none left.
+
+    Fills come first: a filled name may then need a cast. A difference that no adjustment removes is
+    a ``StagingTypeError`` naming every such name.
+    """
+    fills = {"true": _placeholder_fills(true, false), "false": _placeholder_fills(false, true)}
+    if fills["true"] or fills["false"]:
+        return {key: dataclasses.replace(current[key], fills=current[key].fills + fills[key]) for key in current}
+    for name, left, right in zip(true.names, true.rebuild(true.arrays), false.rebuild(false.arrays)):
+        if isinstance(left, Undefined) != isinstance(right, Undefined):
+            raise assigned_in_one_branch(name, "true" if isinstance(right, Undefined) else "false", sides.site)
+    found = differences(true, false, _cond_tolerates)
+    if found:
+        raise mismatch_error(found, sides)
+    casts = _cond_casts(true, false)
+    if all(current[key].casts == casts[key] for key in casts):
+        return None
+    return {key: dataclasses.replace(current[key], casts=casts[key]) for key in current}
+
+
+def _cond_casts(true: Split, false: Split) -> dict[str, tuple[Any, ...]]:
+    """Per branch, the dtype to cast each array output to (``None``: kept), for outputs whose only
+    difference is a weakly typed Python scalar: both take the dtype eager arithmetic gives them."""
+    casts: dict[str, list[Any]] = {"true": [], "false": []}
+    for left, right in zip(true.arrays, false.arrays):
+        joined = jnp.result_type(left, right)
+        casts["true"].append(joined if jax.typeof(left).dtype != joined else None)
+        casts["false"].append(joined if jax.typeof(right).dtype != joined else None)
+    return {key: tuple(value) for key, value in casts.items()}
+

@@ -1,0 +1,184 @@
+"""The errors about what a staged ``if`` or loop carries: one wording policy for both.
+
+When two states of the carried names differ (the two branches of a traced ``if``; a staged loop's
+state before and after one iteration), the error names every differing variable, shows both of its
+types as they are, says what differs (the shape, the dtype, a Python structure or value) and gives
+one fix per variable, for what differs in it: a shape is made equal or kept fixed, a dtype chosen
+up front, a Python value decided outside the staged statement. A return value chosen by a traced
+``if`` is named by the lines that return it. Kept apart from :mod:`.carry`, which decides *whether*
+two states agree: this module only words the outcome.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from ..errors import Location, StagingTypeError
+from ..generated_names import RETURN_VALUE
+from .locations import stored_lines
+
+SHAPE = "the shape differs"
+DTYPE = "the dtype differs"
+SHAPE_AND_DTYPE = "the shape and the dtype differ"
+STRUCTURE = "the Python structure differs"
+PYTHON_VALUE = "a Python value differs"
+
+_RETURN_FIX = ("Return values of the same structure, dtype and shape on every path (a function that reaches "
+               "its end without `return` returns None).")
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """A staged statement as messages name it: what construct (``"`if`"``, ``"`for` loop"``) and where."""
+
+    construct: str
+    location: Location
+
+
+@dataclasses.dataclass(frozen=True)
+class Difference:
+    """One carried name whose two states differ, as an error shows it."""
+
+    name: str
+    first: str  # its type in the first state (the true branch; before the loop)
+    second: str  # and in the second (the false branch; after one iteration)
+    what: str  # SHAPE, DTYPE, SHAPE_AND_DTYPE, STRUCTURE or PYTHON_VALUE
+    leaves: tuple[Any, Any] | None = None  # the first two array leaves that differ (abstract types)
+
+
+@dataclasses.dataclass(frozen=True)
+class Sides:
+    """How an error names the two states it compares, and why they must agree."""
+
+    site: Site
+    first: str  # "in the true branch of the `if`" / "before the `for` loop"
+    second: str  # "in the false branch" / "after one iteration"
+    first_python: str  # the same, for a Python structure or value ("before the staged loop")
+    why_types: str
+    why_python: str
+    branches: tuple[Callable[..., Any], Callable[..., Any]] | None = None  # a cond's branch functions
+
+    @classmethod
+    def of_branches(cls, site: Site, true_fn: Callable[..., Any], false_fn: Callable[..., Any]) -> Sides:
+        first = f"in the true branch of the {site.construct}"
+        return cls(
+            site, first, "in the false branch", first, "lax.cond needs one type per output.",
+            "Only arrays can differ between the branches of a lax.cond; Python values (None, strings, "
+            "functions, containers of another shape) must agree.",
+            (true_fn, false_fn),
+        )
+
+    @classmethod
+    def of_loop(cls, site: Site) -> Sides:
+        return cls(
+            site, f"before the {site.construct}", "after one iteration", "before the staged loop",
+            "A staged loop keeps one type per carried variable.",
+            "Only arrays can be carried through a lax loop; Python values must stay the same.",
+        )
+
+
+def mismatch_error(found: Sequence[Difference], sides: Sides) -> StagingTypeError:
+    """One error for every differing name: what differs in each, why that matters, a fix for each."""
+    statements = "; ".join(_statement(difference, sides) for difference in found)
+    whys = _unique(sides.why_types if difference.leaves else sides.why_python for difference in found)
+    fixes = _unique(_fix(difference, sides) for difference in found)
+    return StagingTypeError(f"{statements}. {' '.join(whys)}", sides.site.location, "\n".join(fixes))
+
+
+def assigned_in_one_branch(name: str, branch: str, site: Site) -> StagingTypeError:
+    """A name that only one branch of a traced ``if`` assigns, used after it."""
+    subject = _subject(name)
+    return StagingTypeError(
+        f"{subject} is assigned only in the {branch} branch of the {site.construct}, and it is "
+        "used after it. With a traced condition both branches run as one lax.cond, which must "
+        "return a value for it either way.",
+        site.location,
+        f"Assign {subject} before the {site.construct} (for example `{name} = jnp.zeros_like(...)`), "
+        "or in both branches.",
+    )
+
+
+def first_assigned_in_loop(name: str, after: str, site: Site) -> StagingTypeError:
+    """A name that a staged loop's body assigns first, used after the loop or in the next iteration."""
+    return StagingTypeError(
+        f"'{name}' is first assigned inside the staged loop, and it is used after the loop or in "
+        "the next iteration. A staged loop needs a value for it before the first iteration.",
+        site.location,
+        f"Initialise '{name}' before the loop, with the type it has after one iteration ({after}).",
+    )
+
+
+def _statement(difference: Difference, sides: Sides) -> str:
+    if difference.name == RETURN_VALUE and sides.branches is not None:
+        true_fn, false_fn = sides.branches
+        return (
+            f"the function returns {difference.first} {_where_returned(true_fn)} but {difference.second} "
+            f"{_where_returned(false_fn)} ({difference.what}), and the {sides.site.construct} that chooses "
+            "between them has a traced condition"
+        )
+    first = sides.first if difference.leaves else sides.first_python
+    return (f"{_subject(difference.name)} is {difference.first} {first} but {difference.second} {sides.second} "
+            f"({difference.what})")
+
+
+def _fix(difference: Difference, sides: Sides) -> str:
+    subject = _subject(difference.name)
+    if difference.name == RETURN_VALUE and sides.branches is not None:
+        return _RETURN_FIX
+    if difference.leaves is None and sides.branches is None:
+        return f"Give {subject} its final structure before the loop, or iterate over unroll(...) to keep the loop in Python."
+    if difference.leaves is None:
+        return (f"Make {subject} an array of the same structure in both branches, or decide it with a condition "
+                "that is not traced.")
+    if sides.branches is None:
+        return _loop_type_fix(difference.name, difference.what, *difference.leaves)
+    return _branch_type_fix(subject, difference.what, *difference.leaves)
+
+
+def _loop_type_fix(name: str, what: str, before: Any, after: Any) -> str:
+    """Start the variable with the type the body gives it; a shape that grows cannot be carried."""
+    if what == DTYPE and _is_float(after) and not _is_float(before):
+        return f"Start it as a float: {name} = 0.0, or jnp.asarray({name}, jnp.{after.dtype.name})."
+    if what == DTYPE:
+        return f"Start it with the dtype it gets in the loop, e.g. {name} = jnp.asarray({name}, {after.dtype.name!r})."
+    if what == SHAPE:
+        return f"Keep its shape fixed: preallocate '{name}' at its final shape and update it with {name}.at[i].set(...)."
+    return (f"Keep its shape and dtype fixed: preallocate '{name}' at its final shape with "
+            f"jnp.zeros(..., jnp.{after.dtype.name}) and update it with {name}.at[i].set(...).")
+
+
+def _branch_type_fix(subject: str, what: str, true: Any, false: Any) -> str:
+    """Make both branches give the variable one dtype (the one eager arithmetic would) and one shape."""
+    convert = f"jnp.asarray(..., jnp.{jnp.promote_types(true.dtype, false.dtype).name})"
+    if what == DTYPE:
+        literal = " or by starting from a float literal" if _is_float(true) != _is_float(false) else ""
+        return f"Give {subject} the same dtype in both branches, e.g. with {convert}{literal}."
+    if what == SHAPE:
+        return (f"Give {subject} the same shape in both branches, e.g. by slicing, padding (jnp.pad) or "
+                "broadcasting (jnp.broadcast_to) one of them.")
+    return (f"Give {subject} the same shape and dtype in both branches: slice, pad or broadcast one of them, "
+            f"and convert it with {convert}.")
+
+
+def _is_float(leaf_type: Any) -> bool:
+    return bool(np.issubdtype(leaf_type.dtype, np.floating))
+
+
+def _where_returned(branch: Callable[..., Any]) -> str:
+    lines = stored_lines(branch, RETURN_VALUE)
+    if not lines:
+        return "on the path that returned earlier"
+    return "at line " + ", ".join(str(line) for line in lines)
+
+
+def _subject(name: str) -> str:
+    return name if name.startswith("<") else f"'{name}'"
+
+
+def _unique(texts: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(texts))

@@ -1,0 +1,80 @@
+"""The state of the traces in progress: one :class:`TraceSession` per thread of execution.
+
+The runtime operators are plain functions called from converted code, but some decisions need to
+know what encloses them: an append inside a staged loop is collected, an effect inside a staged
+branch is refused, a nested loop reuses its enclosing loop's trial decisions, ``explain`` records.
+All of that state lives in one :class:`TraceSession`, and :func:`current` is the one place that
+finds it; each module fetches the session once where it is entered and passes it to its helpers.
+
+Why a context variable. JAX traces a function in the thread that calls it, so the session must
+follow the caller: a context variable does, like a thread-local, and also keeps threads apart (each
+thread starts with a context of its own). A copied context (``asyncio.to_thread``,
+``contextvars.copy_context().run`` in a pool) would carry the creating thread's session into
+another thread, so a session belongs to the thread that made it and any other thread gets its own.
+Tasks of one event loop share their thread's session, which is safe: a trace never awaits, so no
+task runs in the middle of another's trace, and between statements the session is empty.
+
+When a session begins and ends. It is made lazily, on the first lookup in a context, so that the
+operators stay callable directly (outside ``convert``) and nothing has to be set up around a call.
+It then lives as long as that context. Every piece of state in it is pushed and popped by a context
+manager (or a ``try``/``finally``) around the statement or call it describes, so the session is
+empty again after every converted call, whether it returned or raised, and nothing leaks from one
+trace into the next.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import threading
+import types
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .appends import Staged
+    from .calls import Calls
+    from .report import Recorder
+
+
+@dataclasses.dataclass(eq=False)
+class TraceSession:
+    """What the statements and calls running now in one thread need to know about each other."""
+
+    owner_thread: int = dataclasses.field(default_factory=threading.get_ident)
+    """The thread that made the session; a copied context seen from another thread gets a new one."""
+
+    staged: list[Staged] = dataclasses.field(default_factory=list)
+    """The staged traces in progress, innermost last (:mod:`.appends`): staged lowerings and trials
+    push one around the user code they trace; appends and the effect checks read it."""
+
+    iterated_arrays: list[list[Any]] = dataclasses.field(default_factory=list)
+    """Per ``for`` statement running now, the JAX arrays it iterates over (:mod:`.items`): an
+    in-place update of one of them is refused."""
+
+    recorder: Recorder | None = None
+    """Where ``explain`` collects decisions (:mod:`.report`); ``None`` while nothing records."""
+
+    trial_decisions: dict[Hashable, str] | None = None
+    """The static-loop trial decisions made during the outermost ``for`` statement, by key
+    (:mod:`.trial_cache`); ``None`` outside any ``for`` statement, when nothing is remembered."""
+
+    trial_keys_alive: list[Any] = dataclasses.field(default_factory=list)
+    """The objects whose ids appear in the keys of ``trial_decisions``, kept alive so that no id is
+    reused by another object while the decisions last."""
+
+    call_depths: dict[tuple[Calls, types.CodeType], int] = dataclasses.field(default_factory=dict)
+    """How many calls of each converted function are running now, per dispatcher (:mod:`.calls`):
+    a depth past the limit means recursion on a traced condition. A finished call leaves no entry."""
+
+
+_session: contextvars.ContextVar[TraceSession] = contextvars.ContextVar("autograph_lite_trace_session")
+
+
+def current() -> TraceSession:
+    """The session of the running thread and context, made on first use."""
+    session = _session.get(None)
+    if session is None or session.owner_thread != threading.get_ident():
+        session = TraceSession()
+        _session.set(session)
+    return session
