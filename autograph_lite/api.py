@@ -18,7 +18,7 @@ def convert(fn: F, *, static_loops: str = "auto") -> F: ...
 def convert(fn: None = None, *, static_loops: str = "auto") -> Callable[[F], F]: ...
 
 
-def convert(fn=None, *, static_loops: str = "auto"):
+def convert(fn: Callable[..., Any] | None = None, *, static_loops: str = "auto") -> Any:
     """Rewrite ``fn``'s ``if`` / ``while`` / ``for`` / ``and`` / ``or`` / ``not`` / ternaries into
     calls that stage them as ``lax`` control flow when their conditions are traced.
 
@@ -33,7 +33,15 @@ def convert(fn=None, *, static_loops: str = "auto"):
     return conversion.convert_callable(fn, static_loops)
 
 
-def jit(fn=None, *, static_loops: str = "auto", **jit_kwargs: Any):
+@overload
+def jit(fn: Callable[..., Any], *, static_loops: str = "auto", **jit_kwargs: Any) -> jax.stages.Wrapped: ...
+@overload
+def jit(
+    fn: None = None, *, static_loops: str = "auto", **jit_kwargs: Any
+) -> Callable[[Callable[..., Any]], jax.stages.Wrapped]: ...
+
+
+def jit(fn: Callable[..., Any] | None = None, *, static_loops: str = "auto", **jit_kwargs: Any) -> Any:
     """``jax.jit(convert(fn))``: every ``jax.jit`` argument (``static_argnums``, ``static_argnames``,
     ``donate_argnums``, ...) is passed through with its usual meaning.
 
@@ -44,7 +52,7 @@ def jit(fn=None, *, static_loops: str = "auto", **jit_kwargs: Any):
     return jax.jit(convert(fn, static_loops=static_loops), **jit_kwargs)
 
 
-def to_source(fn: Callable) -> str:
+def to_source(fn: Callable[..., Any]) -> str:
     """The rewritten source of ``fn``, as the converted function runs it."""
     function = conversion.unwrap_for_source(fn)
     return conversion.rewritten_source(function) + "\n"

@@ -15,6 +15,7 @@ import ast
 import dataclasses
 import functools
 import types
+from typing import Any, cast
 
 import gast
 
@@ -55,23 +56,25 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
         # Under its own name, the def would be a local of the factory, and a function that calls
         # itself by name would find that local instead of its global: compile it under a neutral name.
         function.name = _CONVERTED
-        body = [function, ast.Return(ast.Name(_CONVERTED, ast.Load()))]
+        returned = ast.Return(ast.Name(_CONVERTED, ast.Load()))
+        body: list[ast.stmt] = [function, returned]
     else:
-        body = [ast.Return(function)]
+        returned = ast.Return(cast(ast.Lambda, function))  # the rewriter gives a def or a lambda
+        body = [returned]
+    # Python 3.12 added type parameters to a def; 3.11 has no such field.
+    type_params: dict[str, Any] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
     factory = ast.FunctionDef(
         name=_FACTORY,
         args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in factory_args], kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=body,
         decorator_list=[],
-        **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}),
+        **type_params,
     )
     module = ast.Module(body=[factory], type_ignores=[])
     first_line = getattr(rewritten, "lineno", 1)
-    returned = body[-1]  # `return _ag_converted`, or `return <the user's lambda>`
-    scaffolding = [factory, returned, *ast.walk(factory.args)]
-    if isinstance(function, ast.FunctionDef):
-        scaffolding.append(returned.value)
-    for node in scaffolding:
+    # `return _ag_converted` is scaffolding whole; in `return <the user's lambda>` the lambda has its lines.
+    returned_nodes = ast.walk(returned) if isinstance(function, ast.FunctionDef) else [returned]
+    for node in [factory, *returned_nodes, *ast.walk(factory.args)]:
         _place(node, first_line)
     flags = original.__code__.co_flags & _FUTURE_FLAGS
     module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
@@ -82,8 +85,12 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
 
 
 def _place(node: ast.AST, line: int) -> None:
-    """Position a node of the factory scaffolding; the rewritten function's nodes all have theirs."""
-    if "lineno" in node._attributes:
+    """Position a node of the factory scaffolding; the rewritten function's nodes all have theirs.
+
+    The scaffolding's nodes with a position are statements, expressions and arguments; the others
+    (the argument list, a ``Load`` context) have none.
+    """
+    if isinstance(node, (ast.stmt, ast.expr, ast.arg)):
         node.lineno = node.end_lineno = line
         node.col_offset = node.end_col_offset = 0
 

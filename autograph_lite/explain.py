@@ -45,7 +45,7 @@ class Explanation:
 
 
 def explain(
-    fn: Callable,
+    fn: Callable[..., Any],
     *example_args: Any,
     static_argnums: int | tuple[int, ...] | None = None,
     static_argnames: str | tuple[str, ...] | None = None,

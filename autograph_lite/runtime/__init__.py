@@ -36,7 +36,7 @@ class Operators:
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
 
-    def __init__(self, static_loops: str, calls: Calls):
+    def __init__(self, static_loops: str, calls: Calls) -> None:
         if static_loops not in loops.STATIC_LOOP_MODES:
             raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
         self.static_loops = static_loops
@@ -45,13 +45,13 @@ class Operators:
     def for_stmt(
         self,
         iterable: Any,
-        body: Callable,
-        init: tuple,
+        body: Callable[..., tuple[Any, ...]],
+        init: tuple[Any, ...],
         names: tuple[str, ...],
         effect: str | None = None,
-        stop_test: Callable | None = None,
+        stop_test: Callable[..., Any] | None = None,
         assigned_first: tuple[str, ...] = (),
-    ) -> tuple:
+    ) -> tuple[Any, ...]:
         return loops.for_stmt(iterable, body, init, names, self.static_loops, effect, stop_test, assigned_first)
 
     def __repr__(self) -> str:

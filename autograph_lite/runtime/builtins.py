@@ -21,7 +21,9 @@ from .locations import caller_location
 from .values import any_traced
 
 
-def _min_max(python_builtin: Callable, combine: Callable, reduce: Callable) -> Callable:
+def _min_max(
+    python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], reduce: Callable[[Any], Any]
+) -> Callable[..., Any]:
     def traced_version(*args: Any, **kwargs: Any) -> Any:
         if kwargs or not any_traced(args):
             return python_builtin(*args, **kwargs)
@@ -101,7 +103,7 @@ def _bool(value: Any = False) -> Any:
     return array.reshape(()) != 0
 
 
-TRACED_BUILTINS: dict[Any, Callable] = {
+TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.min: _min_max(builtins.min, jnp.minimum, jnp.min),
     builtins.max: _min_max(builtins.max, jnp.maximum, jnp.max),
     builtins.sum: _sum,

@@ -54,7 +54,7 @@ class Refused(Exception):
     ``effect`` completes "its body ...", the reason ``explain`` gives for running it as Python.
     """
 
-    def __init__(self, effect: str):
+    def __init__(self, effect: str) -> None:
         super().__init__(effect)
         self.effect = effect
 

@@ -20,6 +20,7 @@ import functools
 import inspect
 import sys
 import types
+from collections.abc import Iterator
 from typing import Any
 
 from ..generated_names import RUNTIME
@@ -40,7 +41,7 @@ def created_inside(value: Any, boundary: types.FrameType | None) -> bool:
     """
     if boundary is None:
         return False
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and frame is not boundary:
         # A generator's frame may have started before the trace and only be resumed inside it.
         names = frozenset() if frame.f_code.co_flags & _SUSPENDABLE else _fresh_names(frame.f_code)
@@ -67,7 +68,7 @@ def _fresh_names(code: types.CodeType) -> frozenset[str]:
     return frozenset(name for name, fresh in stores.items() if fresh)
 
 
-def _rebinds_through_setitem(instructions: list, index: int) -> bool:
+def _rebinds_through_setitem(instructions: list[dis.Instruction], index: int) -> bool:
     """Whether instruction ``index`` stores ``x = _ag.setitem(x, ...)``: the rewrite of ``x[i] = v``,
     which hands back the same container (a list, dict or NumPy array), so it binds nothing new.
 
@@ -86,7 +87,9 @@ def _rebinds_through_setitem(instructions: list, index: int) -> bool:
     return False
 
 
-def _note_store(instruction, previous, owned: set[str], stores: dict[str, bool], nested: bool) -> None:
+def _note_store(
+    instruction: dis.Instruction, previous: dis.Instruction | None, owned: set[str], stores: dict[str, bool], nested: bool
+) -> None:
     """Record whether a binding of an owned name stores a new display (a nested one never counts)."""
     if not ("STORE" in instruction.opname or "DELETE" in instruction.opname):
         return
@@ -107,7 +110,7 @@ def _parameters(code: types.CodeType) -> tuple[str, ...]:
     return code.co_varnames[:count]
 
 
-def _nested_codes(code: types.CodeType):
+def _nested_codes(code: types.CodeType) -> Iterator[types.CodeType]:
     pending = [c for c in code.co_consts if isinstance(c, types.CodeType)]
     while pending:
         nested = pending.pop()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import jax.numpy as jnp
@@ -40,7 +40,7 @@ class Enumerate:
     iterable: Any
     start: Any = 0
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
         return iter(builtins.enumerate(self.iterable, self.start))
 
 
@@ -48,9 +48,9 @@ class Enumerate:
 class Zip:
     """``zip(*iterables)`` kept open so that arrays inside can be scanned together."""
 
-    iterables: tuple
+    iterables: tuple[Any, ...]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
         return iter(builtins.zip(*self.iterables))
 
 
@@ -62,11 +62,11 @@ class LoopChoice:
     mode: str
     early_exit: bool = False
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(self.iterable)
 
 
-def unroll(iterable: Iterable) -> LoopChoice:
+def unroll(iterable: Iterable[Any]) -> LoopChoice:
     """Run this ``for`` loop as a Python loop, unrolled into the traced program.
 
     Use it when the body needs the index as a Python int (to pick a layer from a list, to build a
@@ -75,7 +75,7 @@ def unroll(iterable: Iterable) -> LoopChoice:
     return LoopChoice(iterable, "unroll")
 
 
-def stage(iterable: Iterable, *, early_exit: bool = False) -> LoopChoice:
+def stage(iterable: Iterable[Any], *, early_exit: bool = False) -> LoopChoice:
     """Stage this ``for`` loop over a static range or array, whatever it carries.
 
     A loop with ``break`` or ``return`` is staged by default as ``lax.scan`` whose iterations after the
@@ -86,7 +86,7 @@ def stage(iterable: Iterable, *, early_exit: bool = False) -> LoopChoice:
     return LoopChoice(iterable, "stage", early_exit)
 
 
-def open_builtin(function: Any) -> Callable | None:
+def open_builtin(function: Any) -> Callable[..., Any] | None:
     """The loop-aware version of ``range`` / ``enumerate`` / ``zip``, or ``None`` for other callables."""
     return _OPEN_BUILTINS.get(function)
 
@@ -109,7 +109,7 @@ def _zip(*iterables: Any, **kwargs: Any) -> Any:
     return builtins.zip(*iterables, **kwargs)
 
 
-_OPEN_BUILTINS: dict[Any, Callable] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip}
+_OPEN_BUILTINS: dict[Any, Callable[..., Any]] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip}
 
 
 def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
@@ -122,5 +122,5 @@ def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
     raise TypeError(f"range expected at most 3 arguments, got {len(args)}")
 
 
-def _holds_array(values: tuple) -> bool:
+def _holds_array(values: tuple[Any, ...]) -> bool:
     return any((hasattr(v, "shape") and hasattr(v, "dtype")) or isinstance(v, (Enumerate, Zip)) for v in values)

@@ -13,6 +13,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 
 from ..errors import TracedPredicateError
@@ -93,7 +94,7 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str) -> Any:
         return operand()
 
 
-def _select(left: Any, right: Any, where: Callable | None, keep_left_when_true: bool) -> Any:
+def _select(left: Any, right: Any, where: Callable[[], Any] | None, keep_left_when_true: bool) -> jax.Array:
     """The run-time choice between two operands of ``and`` (keep left when false) or ``or``."""
     truth = _truth(left, where)
     right_array = jnp.asarray(right)
@@ -114,11 +115,11 @@ def _select(left: Any, right: Any, where: Callable | None, keep_left_when_true: 
     return jnp.where(truth, right_array, left_array)
 
 
-def _scalar(array: Any) -> Any:
+def _scalar(array: jax.Array) -> jax.Array:
     return array.reshape(()) if array.ndim else array
 
 
-def _truth(value: Any, where: Callable | None) -> Any:
+def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
     array = jnp.asarray(value)
     if array.size != 1:
         raise TracedPredicateError(

@@ -66,11 +66,11 @@ class DeferredText:
 
     __slots__ = ("template", "values")
 
-    def __init__(self, template: str, values: tuple):
+    def __init__(self, template: str, values: tuple[Any, ...]) -> None:
         self.template = template
         self.values = values
 
-    def tree_flatten(self) -> tuple[tuple, str]:
+    def tree_flatten(self) -> tuple[tuple[Any, ...], str]:
         return self.values, self.template
 
     @classmethod
@@ -94,7 +94,7 @@ class DeferredText:
         return getattr(self.text(), name)
 
 
-def _as_str_method(name: str) -> Callable:
+def _as_str_method(name: str) -> Callable[..., Any]:
     def method(self: DeferredText, *args: Any) -> Any:
         args = tuple(arg.text() if isinstance(arg, DeferredText) else arg for arg in args)
         return getattr(self.text(), name)(*args)
@@ -139,7 +139,8 @@ def format_string(template: str, *values: Any) -> Any:
     """
     if not any_traced(values):
         return template.format(*values)
-    kept_template, kept = [], []
+    kept_template: list[str] = []
+    kept: list[Any] = []
     remaining = iter(values)
     for literal, field, spec, conversion in _PARSER.parse(template):
         kept_template.append(_escaped(literal))
@@ -200,8 +201,12 @@ def _check_spec(value: Any, conversion: str | None, spec: str) -> None:
     format(_converted(jax.tree_util.tree_map(stand_in, value, is_leaf=is_text), conversion), spec)
 
 
+_CONVERSIONS: dict[str, Callable[[Any], str]] = {"r": repr, "s": str, "a": ascii}
+
+
 def _converted(value: Any, conversion: str | None) -> Any:
-    return {"r": repr, "s": str, "a": ascii}[conversion](value) if conversion else value
+    """``value`` after an f-string field's ``!r`` / ``!s`` / ``!a``, if it has one."""
+    return _CONVERSIONS[conversion](value) if conversion else value
 
 
 def _escaped(text: str) -> str:
@@ -218,7 +223,8 @@ def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush:
         builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
         return
     between, after = _separator("sep", sep, " "), _separator("end", end, "\n")
-    template, values = [], []
+    template: list[str] = []
+    values: list[Any] = []
     for index, value in enumerate(args):
         if index:
             template.append(between[0])
@@ -230,7 +236,7 @@ def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush:
     _write_at_run_time(format_string("".join(template), *values), _stream(file), flush)
 
 
-def _separator(name: str, separator: Any, default: str) -> tuple[str, tuple]:
+def _separator(name: str, separator: Any, default: str) -> tuple[str, tuple[Any, ...]]:
     """``sep`` or ``end`` as a piece of template and its values; Python's TypeError for a non-string."""
     if separator is None:
         return _escaped(default), ()

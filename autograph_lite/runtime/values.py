@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.tree_util import PyTreeDef
 
 from ..errors import Location, TracedPredicateError, UnassignedReadError
 
@@ -45,14 +46,14 @@ class Undefined:
 
     __slots__ = ("name", "placeholder")
 
-    def __init__(self, name: str, placeholder: bool = False):
+    def __init__(self, name: str, placeholder: bool = False) -> None:
         self.name = name
         self.placeholder = placeholder
 
     def __repr__(self) -> str:
         return f"Undefined({self.name!r})"
 
-    def _fail(self, *_: Any, **__: Any):
+    def _fail(self, *_: Any, **__: Any) -> NoReturn:
         raise UnassignedReadError(self.name)
 
     __bool__ = __iter__ = __len__ = __call__ = __getitem__ = __index__ = __float__ = __int__ = _fail
@@ -61,7 +62,7 @@ class Undefined:
     __matmul__ = __rmatmul__ = __lt__ = __le__ = __gt__ = __ge__ = __abs__ = __array__ = _fail
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _fail
 
-    def __getattr__(self, attribute: str):
+    def __getattr__(self, attribute: str) -> NoReturn:
         if attribute.startswith("__"):
             raise AttributeError(attribute)
         self._fail()
@@ -81,7 +82,7 @@ def maybe_undefined(scope: dict[str, Any], name: str, placeholder: bool = False)
 
 def zeros_like_value(value: Any) -> Any:
     """``value`` with every array leaf replaced by zeros of its shape and dtype."""
-    def zeros(leaf):
+    def zeros(leaf: Any) -> Any:
         if not is_array_leaf(leaf):
             return leaf
         aval = jax.typeof(leaf)
@@ -122,23 +123,29 @@ def to_predicate(value: Any, construct: str, location: Location) -> jax.Array:
     return value if value.dtype == jnp.bool_ else value != 0
 
 
+# One leaf of a carried value: its index into ``Split.arrays`` (an array leaf), or ("py", the leaf) (a Python leaf).
+Slot = int | tuple[str, Any]
+
+
 @dataclasses.dataclass
 class Split:
     """Carried values flattened per name into array leaves (staged) and Python leaves (kept)."""
 
     names: tuple[str, ...]
-    treedefs: list[Any]
-    # Per name, one entry per leaf: the index into ``arrays`` for an array leaf, or ("py", value).
-    slots: list[list[Any]]
+    treedefs: list[PyTreeDef]
+    # Per name, one slot per leaf.
+    slots: list[list[Slot]]
     arrays: list[Any]
 
     @classmethod
     def of(cls, values: Sequence[Any], names: Sequence[str]) -> Split:
-        treedefs, slots, arrays = [], [], []
+        treedefs: list[PyTreeDef] = []
+        slots: list[list[Slot]] = []
+        arrays: list[Any] = []
         for value in values:
             leaves, treedef = jax.tree_util.tree_flatten(value)
             treedefs.append(treedef)
-            name_slots = []
+            name_slots: list[Slot] = []
             for leaf in leaves:
                 if is_array_leaf(leaf):
                     name_slots.append(len(arrays))
@@ -160,7 +167,7 @@ class Split:
 
     def rebuild(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
         """The carried values with ``arrays`` in place of the array leaves."""
-        values = []
+        values: list[Any] = []
         for treedef, name_slots in zip(self.treedefs, self.slots):
             leaves = [slot[1] if isinstance(slot, tuple) else arrays[slot] for slot in name_slots]
             values.append(jax.tree_util.tree_unflatten(treedef, leaves))
@@ -174,7 +181,7 @@ class Split:
         return None
 
     def per_name_keys(self) -> list[tuple[Any, ...]]:
-        keys = []
+        keys: list[tuple[Any, ...]] = []
         for treedef, name_slots in zip(self.treedefs, self.slots):
             shape = tuple(("py", _identity_key(s[1])) if isinstance(s, tuple) else "array" for s in name_slots)
             keys.append((treedef, shape))

@@ -1,0 +1,180 @@
+"""``for_stmt`` over ``range``, called directly with body functions written as the rewriter writes them.
+
+The contract (runtime/loops.py): a concrete ``range`` has a static trip count, so the loop is staged as
+one ``lax.scan`` or run as Python (the ``static_loops`` policy decides; either way the result is
+Python's), and a ``scan`` keeps reverse-mode gradients. A ``range`` with a traced bound becomes
+``lax.fori_loop``, a ``while`` primitive: forward-mode differentiation only. The range reaches the
+operator as converted code builds it, through ``_ag.call(range, ...)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from support import assert_same, primitives
+
+import autograph_lite
+from autograph_lite.conversion import operators
+from autograph_lite.errors import ConversionError, StagingTypeError
+
+_ag = operators("auto")
+
+REVERSE_MODE_ERROR = "Reverse-mode differentiation does not work for lax.while_loop"
+
+
+def power_op(x: Any, n: Any, static_loops: str = "auto") -> Any:
+    """``y = 1.0; for _ in range(n): y = y * x`` through the operators of one ``static_loops`` mode."""
+    ag = operators(static_loops)
+    (y,) = ag.for_stmt(ag.call(range, n), lambda i, y: (y * x,), (1.0,), ("y",))
+    return y
+
+
+def test_for_over_concrete_range_with_python_values_runs_as_python() -> None:
+    items: list[Any] = []
+
+    def body(i: Any, total: Any) -> tuple[Any]:
+        items.append(i)
+        return (total + i,)
+
+    assert _ag.for_stmt(_ag.call(range, 2, 11, 3), body, (0,), ("total",)) == (sum(range(2, 11, 3)),)
+    # "auto" first traces the body once aside, with an abstract index, to decide; then Python runs it.
+    concrete = [item for item in items if not isinstance(item, jax.core.Tracer)]
+    assert concrete == list(range(2, 11, 3)), "a Python loop sees each item as a Python int, in order"
+    assert len(items) - len(concrete) <= 1
+
+
+@pytest.mark.parametrize(("static_loops", "loop_primitive"), [("auto", "scan"), ("stage", "scan"), ("unroll", None)])
+def test_for_over_concrete_range_with_traced_carry(static_loops: str, loop_primitive: str | None) -> None:
+    power = jax.jit(lambda x: power_op(x, 5, static_loops))
+    assert_same(power(1.5), np.float32(1.5**5), what=static_loops)
+    names = primitives(lambda x: power_op(x, 5, static_loops), 1.5)
+    assert ("scan" in names) == (loop_primitive == "scan") and "while" not in names
+
+
+@pytest.mark.parametrize("static_loops", ["auto", "stage", "unroll"])
+def test_for_over_concrete_range_keeps_reverse_mode(static_loops: str) -> None:
+    for n in (0, 1, 4):
+        slope = jax.grad(lambda x: power_op(x, n, static_loops))(2.0)
+        assert float(slope) == n * 2.0 ** (n - 1)
+
+
+def test_for_over_concrete_range_under_vmap_stays_one_scan() -> None:
+    xs = jnp.array([0.5, 1.0, 2.0])
+    batched = jax.vmap(lambda x: power_op(x, 3))
+    assert_same(batched(xs), np.array([0.125, 1.0, 8.0], np.float32), what="vmap(for_stmt)")
+    assert "scan" in primitives(batched, xs)
+
+
+def count_and_sum_op(start: Any, stop: Any, step: Any) -> tuple[Any, ...]:
+    """``for i in range(start, stop, step): count += 1; total += i; last = i`` (a traced range)."""
+
+    def body(i: Any, count: Any, total: Any, last: Any) -> tuple[Any, Any, Any]:
+        return (count + 1, total + i, i)
+
+    return _ag.for_stmt(_ag.call(range, start, stop, step), body, (0, 0, -99), ("count", "total", "last"))
+
+
+def count_and_sum(start: int, stop: int, step: int) -> tuple[int, int, int]:
+    items = list(range(start, stop, step))
+    return len(items), sum(items), items[-1] if items else -99
+
+
+_count_and_sum_jit = jax.jit(count_and_sum_op)
+
+BOUNDS = st.integers(min_value=-12, max_value=12)
+
+
+@given(start=BOUNDS, stop=BOUNDS, step=BOUNDS.filter(lambda s: s != 0))
+def test_for_over_traced_range_matches_python_range(start: int, stop: int, step: int) -> None:
+    assert count_and_sum_op(start, stop, step) == count_and_sum(start, stop, step)  # concrete: Python
+    assert_same(_count_and_sum_jit(start, stop, step), count_and_sum(start, stop, step), what="jit(for_stmt)")
+
+
+def test_for_over_traced_range_is_a_while_loop_traced_once() -> None:
+    traced: list[Any] = []
+
+    def body(i: Any, total: Any) -> tuple[Any]:
+        traced.append(i)
+        return (total + i,)
+
+    sum_below = lambda n: _ag.for_stmt(_ag.call(range, n), body, (0,), ("total",))
+    names = primitives(sum_below, 10)
+    assert "while" in names and "scan" not in names
+    assert len(traced) == 1
+    assert int(jax.jit(sum_below)(10)[0]) == 45
+
+
+def test_for_over_traced_range_under_vmap_with_batched_bounds() -> None:
+    stops = jnp.array([0, 3, -2, 7])
+    totals = jax.vmap(lambda stop: count_and_sum_op(1, stop, 2))(stops)
+    assert_same(totals, tuple(np.array([count_and_sum(1, int(stop), 2) for stop in stops]).T), what="vmap")
+
+
+def test_for_over_traced_range_reverse_mode_is_jaxs_documented_error() -> None:
+    with pytest.raises(ValueError, match=REVERSE_MODE_ERROR):
+        jax.jit(jax.grad(power_op))(2.0, 3)  # n traced by jit
+
+
+def test_for_over_traced_range_forward_mode() -> None:
+    tangent = jax.jit(lambda x, n: jax.jvp(lambda x: power_op(x, n), (x,), (1.0,))[1])
+    for n in (0, 1, 4):
+        assert float(tangent(2.0, n)) == n * 2.0 ** (n - 1)
+
+
+def test_for_over_traced_range_cannot_be_unrolled() -> None:
+    with pytest.raises(ConversionError, match="marked unroll"):
+        jax.jit(lambda n: _ag.for_stmt(autograph_lite.unroll(_ag.call(range, n)), lambda i, t: (t + i,), (0,), ("t",)))(3)
+
+
+def test_for_over_traced_range_loop_variable_read_after_it_needs_a_value_first() -> None:
+    # `for i in range(n): pass` then `return i`: Python fails only when n == 0; a traced n cannot rule it out.
+    last_index = lambda n: _ag.for_stmt(_ag.call(range, n), lambda item, i: (item,), (_ag.Undefined("i"),), ("i",),
+                                        assigned_first=("i",))
+    assert last_index(4) == (3,)
+    with pytest.raises(StagingTypeError, match="'i' is first assigned inside the staged loop"):
+        jax.jit(last_index)(4)
+
+
+def last_scaled_op(x: Any, static_loops: str) -> tuple[Any, ...]:
+    """``y = x; for i in range(4): y = y * x + i`` then ``return i, y``: ``i`` is unassigned before the loop."""
+    ag = operators(static_loops)
+    return ag.for_stmt(ag.call(range, 4), lambda item, i, y: (item, y * x + item), (ag.Undefined("i"), x), ("i", "y"),
+                       assigned_first=("i",))
+
+
+def last_scaled(x: float) -> tuple[int, float]:
+    y = x
+    for i in range(4):
+        y = y * x + i
+    return i, y
+
+
+@pytest.mark.parametrize("static_loops", ["auto", "stage", "unroll"])
+def test_for_over_static_range_loop_variable_read_after_it(static_loops: str) -> None:
+    assert last_scaled_op(2.0, static_loops) == last_scaled(2.0)
+    assert_same(jax.jit(lambda x: last_scaled_op(x, static_loops))(2.0), last_scaled(2.0), what=static_loops)
+
+
+def test_for_staged_loop_variable_starts_as_a_placeholder() -> None:
+    assert "scan" in primitives(lambda x: last_scaled_op(x, "stage"), 2.0)
+
+
+@pytest.mark.xfail(strict=True, reason="static_loops='auto' decides on a trial trace that ignores assigned_first, "
+                                       "so a loop that first assigns a name read after it always runs as Python")
+def test_for_auto_policy_stages_a_loop_that_first_assigns_a_name_read_after_it() -> None:
+    assert "scan" in primitives(lambda x: last_scaled_op(x, "auto"), 2.0)
+
+
+@pytest.mark.xfail(strict=True, reason="range() with a traced zero step runs iterations instead of raising "
+                                       "Python's ValueError('range() arg 3 must not be zero')")
+def test_for_over_traced_range_with_zero_step_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        count_and_sum(5, 0, 0)
+    with pytest.raises(Exception):  # noqa: B017 (any error is better than a silent number)
+        jax.block_until_ready(_count_and_sum_jit(5, 0, 0))
