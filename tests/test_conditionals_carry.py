@@ -1,0 +1,328 @@
+"""What a staged ``if`` carries, ``return`` inside branches, and nested ``if`` statements.
+
+Checked against eager Python with ``support.assert_equivalent`` like tests/test_conditionals.py; the
+values a traced ``if`` carries (arrays, Python leaves, pytrees) must come out as eager's.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import jax
+import jax.numpy as jnp
+import pytest
+from support import assert_equivalent, assert_same
+from test_conditionals import F32, _jit_with_python_leaves, _never_traced, _staged
+
+import autograph_lite
+
+# --- values carried by a staged if ------------------------------------------------------------------
+
+
+def weak_scalar_in_one_branch(x):
+    if x > 0:
+        y = 0
+    else:
+        y = x * 2.0
+    return y
+
+
+def weak_scalar_in_other_branch(x):
+    if x > 0:
+        y = x * 2.0
+    else:
+        y = 1
+    return y
+
+
+@pytest.mark.parametrize("fn", [weak_scalar_in_one_branch, weak_scalar_in_other_branch])
+@pytest.mark.parametrize("x", [3.0, -3.0])
+def test_weak_python_scalar_unifies_with_float_branch(fn, x):
+    assert_equivalent(fn, F32(x))
+    out = autograph_lite.jit(fn)(F32(x))
+    assert out.dtype == jnp.float32
+
+
+def int_array_and_python_int(n):
+    if n > 2:
+        k = n * 3
+    else:
+        k = 7
+    return k
+
+
+@pytest.mark.parametrize("n", [5, 1])
+def test_weak_int_unifies_with_int32(n):
+    assert_equivalent(int_array_and_python_int, jnp.int32(n))
+    assert autograph_lite.jit(int_array_and_python_int)(jnp.int32(n)).dtype == jnp.int32
+
+
+def tuple_output(x):
+    if x > 0:
+        pair = (x, x * 2)
+    else:
+        pair = (-x, x + 1)
+    return pair
+
+
+def dict_output(x):
+    if x > 0:
+        d = {"a": x, "b": jnp.stack([x, x])}
+    else:
+        d = {"a": -x, "b": jnp.stack([x, -x])}
+    return d
+
+
+Point = collections.namedtuple("Point", "x y")
+
+
+def namedtuple_output(x):
+    p = Point(x, x)
+    if x > 0:
+        p = Point(p.x * 2, p.y)
+    else:
+        p = Point(p.x, p.y - 3)
+    return p
+
+
+def nested_pytree_output(x):
+    state = {"pos": (x, x + 1), "vel": [x * 2]}
+    if x < 1:
+        state = {"pos": (x - 1, x), "vel": [x * 3]}
+    return state
+
+
+@pytest.mark.parametrize("fn", [tuple_output, dict_output, namedtuple_output, nested_pytree_output])
+@pytest.mark.parametrize("x", [2.0, -2.0])
+def test_pytrees_as_branch_outputs(fn, x):
+    result = assert_equivalent(fn, F32(x))
+    assert "cond" in _staged(fn, F32(x))
+    assert jax.tree_util.tree_structure(autograph_lite.jit(fn)(F32(x))) == jax.tree_util.tree_structure(result)
+
+
+def python_constant_kept_through_cond(x):
+    label = "unit"
+    if x > 0:
+        y = x * 2
+    else:
+        y = x
+    return y, label
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_python_values_not_assigned_in_branches_pass_through(x):
+    y, label = _jit_with_python_leaves(python_constant_kept_through_cond, F32(x))
+    assert label == "unit"
+    assert_same(y, python_constant_kept_through_cond(F32(x))[0])
+
+
+def same_python_value_in_both_branches(x):
+    if x > 0:
+        y, tag = x, "same"
+    else:
+        y, tag = -x, "same"
+    return y, tag
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_equal_python_values_in_both_branches_are_fine(x):
+    y, tag = _jit_with_python_leaves(same_python_value_in_both_branches, F32(x))
+    assert tag == "same"
+    assert_same(y, same_python_value_in_both_branches(F32(x))[0])
+
+
+def branch_local_temporary(x):
+    if x > 0:
+        tmp = x * 3
+        y = tmp + 1
+    else:
+        y = x
+    return y
+
+
+def test_branch_temporaries_are_not_carried():
+    source = autograph_lite.to_source(branch_local_temporary)
+    assert "'tmp'" not in source and "('y',)" in source
+    assert_equivalent(branch_local_temporary, F32(2.0))
+    assert_equivalent(branch_local_temporary, F32(-2.0))
+
+
+def variable_only_defined_in_one_branch_but_dead(x):
+    if x > 0:
+        tmp = x * 2
+        y = tmp
+    else:
+        y = x
+    return y
+
+
+def test_variable_assigned_in_one_branch_is_fine_when_dead_afterwards():
+    assert_equivalent(variable_only_defined_in_one_branch_but_dead, F32(1.0))
+    assert_equivalent(variable_only_defined_in_one_branch_but_dead, F32(-1.0))
+
+
+def assigned_in_one_branch_concrete(x, flag):
+    if flag:
+        z = x * 2
+    return z
+
+
+def test_variable_assigned_in_one_branch_is_fine_when_the_predicate_is_concrete():
+    assert_equivalent(assigned_in_one_branch_concrete, F32(2.0), True, static_argnums=1)
+
+
+def test_reading_a_variable_a_concrete_if_left_unbound_raises_unbound_local_error():
+    # Eager Python raises UnboundLocalError at `return z`; the converted function must not hand back
+    # a stand-in object instead.
+    with pytest.raises(UnboundLocalError):
+        assigned_in_one_branch_concrete(F32(2.0), False)
+    with pytest.raises(UnboundLocalError, match="'z'"):
+        autograph_lite.convert(assigned_in_one_branch_concrete)(F32(2.0), False)
+
+
+def array_shapes_in_branches(x):
+    if x.sum() > 0:
+        y = x * 2
+    else:
+        y = jnp.flip(x)
+    return y
+
+
+@pytest.mark.parametrize("x", [[1.0, 2.0, 3.0], [-1.0, -2.0, 0.5]])
+def test_vector_values_with_a_reduced_predicate(x):
+    assert_equivalent(array_shapes_in_branches, jnp.asarray(x, F32))
+
+
+# --- return inside branches -------------------------------------------------------------------------
+
+
+def return_in_both_branches(x):
+    if x > 0:
+        return x * 2
+    else:
+        return x - 1
+
+
+def early_return_then_code(x):
+    if x > 0:
+        return x * 2
+    y = x - 1
+    y = y * 3
+    return y
+
+
+def return_in_else_only(x):
+    y = x + 1
+    if x > 0:
+        y = y * 4
+    else:
+        return -y
+    return y + 10
+
+
+def nested_returns(x, y):
+    if x > 0:
+        if y > 0:
+            return x + y
+        z = x - y
+        return z * 2
+    elif y > 0:
+        return y
+    return x * y
+
+
+def return_in_elif(x):
+    if x > 2:
+        return x
+    elif x > 0:
+        x = x * 10
+    else:
+        return -x
+    return x + 1
+
+
+def return_after_nested_if_without_return(x, y):
+    if x > 0:
+        if y > 0:
+            x = x + y
+        else:
+            x = x - y
+        return x
+    return -x
+
+
+@pytest.mark.parametrize("fn", [return_in_both_branches, early_return_then_code, return_in_else_only, return_in_elif])
+@pytest.mark.parametrize("x", [3.0, 1.0, 0.0, -2.0])
+def test_returns_in_branches(fn, x):
+    assert_equivalent(fn, F32(x))
+    assert "cond" in _staged(fn, F32(x))
+
+
+@pytest.mark.parametrize("fn", [nested_returns, return_after_nested_if_without_return])
+@pytest.mark.parametrize("x, y", [(1.0, 2.0), (1.0, -2.0), (-1.0, 2.0), (-1.0, -2.0)])
+def test_returns_in_nested_ifs(fn, x, y):
+    assert_equivalent(fn, F32(x), F32(y))
+
+
+def return_pytree_in_branches(x):
+    if x > 0:
+        return {"v": x, "w": (x, x)}
+    return {"v": -x, "w": (x, -x)}
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_returning_pytrees_from_branches(x):
+    assert_equivalent(return_pytree_in_branches, F32(x))
+
+
+def return_mixes_concrete_and_traced(x, flag):
+    if flag:
+        return x
+    if x > 0:
+        return x * 2
+    return x * 3
+
+
+@pytest.mark.parametrize("flag", [True, False])
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_concrete_then_traced_return(flag, x):
+    assert_equivalent(return_mixes_concrete_and_traced, F32(x), flag, static_argnums=1)
+
+
+# --- nested ifs, ifs on several variables -----------------------------------------------------------
+
+
+def nested_ifs(x, y):
+    z = x
+    if x > 0:
+        if y > 0:
+            z = x + y
+        else:
+            z = x - y
+            if z > 5:
+                z = z / 2
+    else:
+        if y > x:
+            z = y
+    return z
+
+
+@pytest.mark.parametrize("x, y", [(1.0, 2.0), (1.0, -2.0), (1.0, -9.0), (-1.0, 2.0), (-1.0, -2.0)])
+def test_nested_ifs(x, y):
+    assert_equivalent(nested_ifs, F32(x), F32(y))
+
+
+def nested_concrete_in_traced(x, n):
+    if x > 0:
+        if n > 1:
+            y = x * n
+        else:
+            y = _never_traced(x)
+    else:
+        y = x
+    return y
+
+
+def test_concrete_if_inside_traced_if_keeps_python():
+    assert_equivalent(nested_concrete_in_traced, F32(2.0), 3, static_argnums=1)
+    assert_equivalent(nested_concrete_in_traced, F32(-2.0), 3, static_argnums=1)
