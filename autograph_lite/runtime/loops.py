@@ -30,13 +30,13 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..errors import ConversionError, Location
-from . import appends, effects, items, report, trial_cache
+from . import appends, effects, items, report
 from .carry import Carried, LoopCarry, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, refuse_effect, staged_cond
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
-from .static_loop_policy import StaticSequence, static_sequence, why_python
+from .static_loop_policy import StaticSequence, remembering_trial_decisions, static_sequence, why_python
 from .values import Undefined, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
@@ -106,7 +106,7 @@ def for_stmt(
     if isinstance(iterable, LoopChoice):
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
     loop = Loop(body, tuple(names), Site("`for` loop", location_of(body)), stop_test, effect, tuple(assigned_first))
-    with trial_cache.remembering(), items.iterating(_iterated_arrays(iterable)):
+    with remembering_trial_decisions(), items.iterating(_iterated_arrays(iterable)):
         if isinstance(iterable, TracedRange):
             return _for_traced_range(iterable, tuple(init), loop, mode)
         return _for_static(iterable, tuple(init), loop, mode, early_exit)

@@ -57,7 +57,7 @@ class TraceSession:
 
     trial_decisions: dict[Hashable, str] | None = None
     """The static-loop trial decisions made during the outermost ``for`` statement, by key
-    (:mod:`.trial_cache`); ``None`` outside any ``for`` statement, when nothing is remembered."""
+    (:mod:`.static_loop_policy`); ``None`` outside any ``for`` statement, when nothing is remembered."""
 
     trial_keys_alive: list[Any] = dataclasses.field(default_factory=list)
     """The objects whose ids appear in the keys of ``trial_decisions``, kept alive so that no id is
