@@ -126,7 +126,7 @@ def operators(static_loops: str) -> Operators:
         return _operators[static_loops]
 
 
-def _calls_left_as_is(function: types.FunctionType):
+def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]], bool]:
     """The predicate the calls pass asks: is ``a.b.c(...)`` a call of library code or a class?"""
     cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
 
