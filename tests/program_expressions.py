@@ -267,10 +267,14 @@ class Expressions:
     def selection(self, kind: str, t: str, scope: Scope, sub: int) -> E:
         """A conditional expression or a call (jnp.where, jnp.clip, min, ...)."""
         if kind == "ternary":
-            x = self.expr(t, scope, sub)
-            c = self.condition(scope, sub)
-            y = self.expr(t, scope, sub)
-            return E(f"({x.text} if {c.text} else {y.text})", max(x.bound, y.bound), x.flt and y.flt)
+            # arms of one element indexed back to the scalar, or a test of one element
+            one_element_arms = t in SCALARS and self.one_element_here()
+            arms = self.one_element if one_element_arms else self.expr
+            x = arms(t, scope, sub)
+            c = self.one_element_test(scope, sub, numbers=True) if self.one_element_here() else self.condition(scope, sub)
+            y = arms(t, scope, sub)
+            index = "[0]" if one_element_arms else ""
+            return E(f"({x.text} if {c.text} else {y.text}){index}", max(x.bound, y.bound), x.flt and y.flt)
         if kind == "where":
             c = self.condition_expr(scope, sub)
             x, y = self.expr(t, scope, sub), self.expr(t, scope, sub)
@@ -292,6 +296,9 @@ class Expressions:
         if kind == "cumsum":
             (x,) = self.fit([self.expr(t, scope, sub)], lambda a: a * self.length)
             return E(f"jnp.cumsum({x.text})", x.bound * self.length, x.flt)
+        if kind in ("or", "and") and self.one_element_here():
+            x, y = self.one_element(t, scope, sub), self.one_element(t, scope, sub)
+            return E(f"({x.text} {kind} {y.text})[{self.pick(['0', '-1'])}]", max(x.bound, y.bound), x.flt and y.flt)
         if kind in ("or", "and", "min", "max"):
             x, y = self.expr(t, scope, sub), self.expr(t, scope, sub)
             text = f"({x.text} {kind} {y.text})" if kind in ("or", "and") else f"{kind}({x.text}, {y.text})"
@@ -325,6 +332,10 @@ class Expressions:
             x = self.expr(self.pick(SCALARS), scope, sub)
             return E(f"({x.text} % 2 {self.pick(['==', '!='])} 0)", 1, False)
         operand = (lambda: self.condition_expr(scope, sub, pure=True)) if pure else (lambda: self.condition(scope, sub))
+        if kind in ("and", "or", "not") and self.one_element_here():
+            operand = lambda: self.one_element_test(scope, sub, numbers=not pure)
+            if kind != "not":  # a `[0]` keeps the condition a scalar, as the program model's are
+                return E(f"({operand().text} {kind} {operand().text})[0]", 1, False)
         if kind in ("and", "or"):
             x, y = operand(), operand()
             return E(f"({x.text} {kind} {y.text})", 1, False)
@@ -343,5 +354,46 @@ class Expressions:
         if depth == 0 and not self.visible(scope, ("b",)):
             return self.compare(scope, 0)
         return self.expr("b", scope, depth)
+
+    # --- one-element arrays --------------------------------------------------------------------
+    # `and` / `or` / `a if c else b` return an operand, whose shape the result keeps: `(a or b)[0]` on
+    # arrays of shape (1,) fails if the result became a scalar. The model's values are scalars and
+    # vectors of the program's length, so a one-element array stays inside its expression (indexed
+    # back to a scalar, or tested for its truth); it meets a scalar only where that decides no shape
+    # (arithmetic, comparisons), never as the other operand of `and` / `or` or the other arm of `if`.
+
+    def one_element_here(self) -> bool:
+        """Whether to draw the operands at hand as one-element arrays (sometimes, with vectors on)."""
+        return self.has("vectors") and self.chance(25)
+
+    def one_element(self, t: str, scope: Scope, depth: int) -> E:
+        """An array of shape (1,) of element type ``t`` ("i" / "f"): a slice of a vector, a scalar
+        reshaped, or either plus a scalar (which broadcasts to shape (1,))."""
+        vectors = self.visible(scope, ("v" + t,))
+        if vectors and self.draw(st.booleans()):
+            var, start = self.pick(vectors), self.draw(st.integers(0, self.length - 1))
+            x = E(f"{self.use(scope, var)}[{start}:{start + 1}]", var.bound, t == "f")
+        else:
+            inner = self.expr(t, scope, max(depth - 1, 0))
+            x = E(f"jnp.reshape({inner.text}, (1,))", inner.bound, inner.flt)
+        if depth <= 0 or not self.chance(30):
+            return x
+        x, y = self.fit([x, self.expr(t, scope, depth - 1)], lambda a, b: a + b)
+        return E(f"({x.text} {self.pick(['+', '-'])} {y.text})", x.bound + y.bound, x.flt or y.flt)
+
+    def one_element_test(self, scope: Scope, depth: int, numbers: bool) -> E:
+        """A one-element array used for its truth: a comparison (the other side may be a scalar), a
+        chain of them, or (``numbers``, with truthiness on) a number."""
+        if numbers and self.has("truthiness") and self.chance(15):
+            return self.one_element(self.pick(SCALARS), scope, depth)
+        x = self.one_element(self.pick(SCALARS), scope, depth)
+        y = self.one_element(self.pick(SCALARS), scope, depth) if self.draw(st.booleans()) else self.expr(
+            self.pick(SCALARS), scope, depth)
+        x, y = (y, x) if self.draw(st.booleans()) else (x, y)
+        op = self.pick(["<", ">", "<=", ">=", "==", "!="])
+        if self.has("chained_compare") and self.chance(20):  # each comparison of the chain has one element
+            z = self.one_element(self.pick(SCALARS), scope, depth)
+            return E(f"({x.text} {op} {y.text} {self.pick(['<', '<=', '!='])} {z.text})", 1, False)
+        return E(f"({x.text} {op} {y.text})", 1, False)
 
     # --- statements ---------------------------------------------------------------------------

@@ -57,6 +57,7 @@ ENTRIES = {
     "vector_predicate_ternary": (autograph_lite.TracedPredicateError, (XS,)),
     "vector_not": (autograph_lite.TracedPredicateError, (XS,)),
     "vector_and": (autograph_lite.TracedPredicateError, (XS, F32(1.0))),
+    "one_element_or_scalar": (autograph_lite.TracedPredicateError, (jnp.ones(1, F32), F32(2.0))),
     "unroll_traced_range": (autograph_lite.ConversionError, (F32(1.0), I32(3))),
     "factorial": (autograph_lite.ConversionError, (I32(5),)),
     "return_inside_try_in_loop": (autograph_lite.UnsupportedSyntaxError, (XS,)),

@@ -319,6 +319,29 @@ def test_non_scalar_traced_not_is_a_clear_error():
         autograph_lite.jit(not_)(jnp.ones(3))
 
 
+def one_element_or_scalar(v: jax.Array, x: jax.Array) -> jax.Array:
+    return v or x
+
+
+def test_operands_of_different_shapes_are_a_located_error() -> None:
+    # Python returns `v` (shape (1,)) or `x` (shape ()), depending on the value of `v`
+    with pytest.raises(autograph_lite.TracedPredicateError, match=r"have shapes \(1,\) and \(\)") as caught:
+        autograph_lite.jit(one_element_or_scalar)(jnp.ones(1), F32(2.0))
+    assert caught.value.location.filename == __file__
+    assert caught.value.location.lineno == one_element_or_scalar.__code__.co_firstlineno + 1
+    assert "jnp.reshape(x, (1,))" in caught.value.hint
+
+
+@pytest.mark.parametrize("a, b", [([1.5], [2.0]), ([0.0], [2.0]), ([0.0], [0.0])])
+def test_one_element_operands_keep_their_shape(a: list[float], b: list[float]) -> None:
+    x, y = jnp.asarray(a, F32), jnp.asarray(b, F32)
+    for fn in (and_, or_):
+        assert_equivalent(fn, x, y)
+        assert_equivalent(fn, x > 1, y > 1)
+    for fn in (and3, or3):
+        assert_equivalent(fn, x, y, x + y)
+
+
 def test_boolean_ops_vmap():
     xs, ys = jnp.asarray([1.0, -1.0, 0.0], F32), jnp.asarray([0.0, 2.0, -2.0], F32)
     got = jax.vmap(autograph_lite.convert(comparisons_combined))(xs, ys)

@@ -10,6 +10,7 @@ would have returned. Checked against Python's operators on concrete values, unde
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -105,12 +106,51 @@ def test_and_or_traced_operand_of_several_elements_is_refused() -> None:
         jax.jit(lambda x, v: _ag.or_(x > 0, lambda: v))(1.0, jnp.ones(3))
 
 
-@pytest.mark.xfail(strict=True, reason="a traced `or` / `and` of two one-element arrays of shape (1,) returns "
-                                       "shape () (logic._select reshapes both operands to scalars)")
 def test_or_of_one_element_arrays_keeps_the_operand_shape() -> None:
     a, b = jnp.array([2.0]), jnp.array([3.0])
     assert (a or b).shape == (1,)
     assert jax.jit(lambda a, b: _ag.or_(a, lambda: b))(a, b).shape == (1,)
+
+
+ONE_ELEMENT = [[0.0], [2.5], [-1.0]]
+
+
+@pytest.mark.parametrize("a", ONE_ELEMENT)
+@pytest.mark.parametrize("b", ONE_ELEMENT)
+def test_and_or_of_one_element_arrays_return_the_operand_python_returns(a: list[float], b: list[float]) -> None:
+    left, right = np.array(a, np.float32), np.array(b, np.float32)
+    assert_same(_or_jit(left, right), left or right, what="jit(or_)")
+    assert_same(_and_jit(left, right), left and right, what="jit(and_)")
+    assert_same(_or_jit(left > 0, right > 0), (left > 0) or (right > 0), what="jit(or_) of booleans")
+    assert_same(_and_jit(left.astype(np.int32), right.astype(np.int32)), left.astype(np.int32) and right.astype(np.int32),
+                what="jit(and_) of ints")
+
+
+def test_and_or_of_one_element_arrays_under_vmap_and_grad() -> None:
+    a, b = jnp.array([[0.0], [1.5], [-2.0]]), jnp.array([[3.0], [4.0], [0.0]])
+    want = np.array([x or y for x, y in zip(np.asarray(a), np.asarray(b))])
+    assert_same(jax.vmap(lambda a, b: _ag.or_(a, lambda: b))(a, b), want, what="vmap(or_)")
+    slopes = jax.grad(lambda a, b: _ag.and_(a, lambda: b)[0], argnums=(0, 1))(jnp.array([2.0]), jnp.array([3.0]))
+    assert tuple(map(float, (slopes[0][0], slopes[1][0]))) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("make", [lambda a, b: _ag.or_(a, lambda: b), lambda a, b: _ag.and_(a, lambda: b),
+                                  lambda a, b: _ag.or_(a > 0, lambda: b > 0)], ids=["or", "and", "or of booleans"])
+@pytest.mark.parametrize(("a", "b"), [(jnp.array([2.0]), 3.0), (2.0, jnp.array([3.0])), (jnp.array([[2.0]]), jnp.array([3.0]))],
+                         ids=["(1,) and ()", "() and (1,)", "(1, 1) and (1,)"])
+def test_and_or_of_one_element_operands_of_different_shapes_is_refused(make: Callable[[Any, Any], Any], a: Any, b: Any) -> None:
+    # Python returns one operand or the other: the shape of the result would depend on a run-time value
+    shapes = f"have shapes {jnp.shape(a)} and {jnp.shape(b)}, and the first is traced: Python returns one of them"
+    with pytest.raises(TracedPredicateError, match=re.escape(shapes)):
+        jax.jit(make)(a, b)
+
+
+def test_chained_comparison_of_one_element_and_scalar_steps_is_refused() -> None:
+    # `v < x < 2.0` is `v < x and x < 2.0`: a (1,) boolean or a () one, depending on the first
+    with pytest.raises(TracedPredicateError, match=r"two comparisons of a chain .* have shapes \(1,\) and \(\)"):
+        jax.jit(lambda v, x: _ag.compare(v, "<", lambda: x, "<", lambda: 2.0))(jnp.array([0.0]), 1.0)
+    one_element_chain = jax.jit(lambda v, x: _ag.compare(v, "<", lambda: x, "<", lambda: v + 2.0))
+    assert_same(one_element_chain(jnp.array([0.0]), 1.0), np.array([True]), what="chain of (1,) steps")
 
 
 # --- not_ ------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ def and_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, _evaluated_anyway(operand, "and"), operand, keep_left_when_true=False)
+            value = _select(value, _evaluated_anyway(operand, "and"), operand, "and")
     return value
 
 
@@ -50,7 +50,7 @@ def or_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, _evaluated_anyway(operand, "or"), operand, keep_left_when_true=True)
+            value = _select(value, _evaluated_anyway(operand, "or"), operand, "or")
     return value
 
 
@@ -78,7 +78,7 @@ def compare(left: Any, *chain: Any) -> Any:
         if result is None or not is_traced(result):
             result = step
         else:
-            result = _select(result, step, operand, keep_left_when_true=False)
+            result = _select(result, step, operand, "comparison")
         left = right
     return result
 
@@ -94,29 +94,51 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str) -> Any:
         return operand()
 
 
-def _select(left: Any, right: Any, where: Callable[[], Any] | None, keep_left_when_true: bool) -> jax.Array:
-    """The run-time choice between two operands of ``and`` (keep left when false) or ``or``."""
+# What the two operands of ``_select`` are, in its errors (a chain ``a < b < c`` is ``a < b and b < c``).
+_SELECTED = {"and": "the operands of `and`", "or": "the operands of `or`",
+             "comparison": "two comparisons of a chain (`a < b < c` is `a < b and b < c`)"}
+
+
+def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: str) -> jax.Array:
+    """The run-time choice between two operands of ``and`` (keep left when false) or ``or``
+    (``construct``; a chained comparison is an ``and``).
+
+    Python returns one of the operands, so the result has its shape: a one-element array stays one
+    (``jnp.where`` on a scalar truth keeps the operands' shape). Operands of different shapes would
+    give a result whose shape depends on a run-time value, which no traced array can have: refused.
+    """
     truth = _truth(left, where)
-    right_array = jnp.asarray(right)
-    if right_array.size != 1:
-        raise TracedPredicateError(
-            f"the left operand of `{'or' if keep_left_when_true else 'and'}` is traced and the right "
-            f"one is an array of shape {right_array.shape}; the result would depend on a run-time "
-            "value in its shape",
-            location_of(where) if where is not None else caller_location(),
-            "Reduce the operands to scalars, or use jnp.logical_and / jnp.logical_or / jnp.where "
-            "for element-wise logic.",
-        )
-    if jnp.asarray(left).dtype == jnp.bool_ and right_array.dtype == jnp.bool_:
-        return jnp.logical_or(left, right) if keep_left_when_true else jnp.logical_and(left, right)
-    right_array, left_array = _scalar(right_array), _scalar(jnp.asarray(left))
+    left_array, right_array = jnp.asarray(left), jnp.asarray(right)
+    _check_same_shape(left_array, right_array, where, construct)
+    keep_left_when_true = construct == "or"
+    if left_array.dtype == jnp.bool_ and right_array.dtype == jnp.bool_:  # exact: same shape, both bool
+        return jnp.logical_or(left_array, right_array) if keep_left_when_true else jnp.logical_and(left_array, right_array)
     if keep_left_when_true:
         return jnp.where(truth, left_array, right_array)
     return jnp.where(truth, right_array, left_array)
 
 
-def _scalar(array: jax.Array) -> jax.Array:
-    return array.reshape(()) if array.ndim else array
+def _check_same_shape(left: jax.Array, right: jax.Array, where: Callable[[], Any] | None, construct: str) -> None:
+    """Refuse operands whose shapes differ: the left one has one element (``_truth`` checked it)."""
+    if right.shape == left.shape:
+        return
+    location = location_of(where) if where is not None else caller_location()
+    if right.size != 1:
+        operator_name = "or" if construct == "or" else "and"
+        raise TracedPredicateError(
+            f"the left operand of `{operator_name}` is traced and the right one is an array of shape "
+            f"{right.shape}; the result would depend on a run-time value in its shape",
+            location,
+            "Reduce the operands to scalars, or use jnp.logical_and / jnp.logical_or / jnp.where "
+            "for element-wise logic.",
+        )
+    raise TracedPredicateError(
+        f"{_SELECTED[construct]} have shapes {left.shape} and {right.shape}, and the first is traced: Python "
+        "returns one of them, so the shape of the result would depend on a run-time value",
+        location,
+        "Give both operands the same shape (`x[0]` or `x.reshape(())` for a scalar, `jnp.reshape(x, (1,))` "
+        "for one element), or use jnp.logical_and / jnp.logical_or for a truth value.",
+    )
 
 
 def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
@@ -129,5 +151,5 @@ def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
             "Reduce it first with `.any()` or `.all()`, or use jnp.logical_and / logical_or / "
             "logical_not for element-wise logic.",
         )
-    array = _scalar(array)
+    array = array.reshape(())  # one element: its truth is the array's, as Python's bool(array)
     return array if array.dtype == jnp.bool_ else array != 0

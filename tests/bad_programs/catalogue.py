@@ -247,3 +247,7 @@ def min_of_matrix(m):
 
 def bool_of_vector(xs):
     return bool(xs)  # error: bool() of a traced array of shape (3,)
+
+
+def one_element_or_scalar(v, x):
+    return v or x  # error: the operands of `or` have shapes (1,) and ()
