@@ -1,12 +1,18 @@
 """Checking a generated program: eager Python against ``autograph_lite.convert`` and ``jit``.
 
-``check_function`` runs ``f`` eagerly on each input set (the reference; a set on which the eager run
-raises is discarded), then ``autograph_lite.convert(f)`` on the same concrete inputs, then
-``autograph_lite.jit(f)`` with every argument traced, on every device ``jax.devices()`` reports:
-twice on the first input set (the first call traces, the second runs the cached program) and once on
-each other set. Each run must return what eager Python returned and print exactly what it printed
-(``jax.debug.print`` output included), or raise a documented, acceptable error
-(:data:`DOCUMENTED_LIMITATIONS`); the answer is an :class:`Outcome`.
+``check_function`` runs ``f`` eagerly on each input set (the reference), then
+``autograph_lite.convert(f)`` on the same concrete inputs, then ``autograph_lite.jit(f)`` with every
+argument traced, on every device ``jax.devices()`` reports: twice on the first input set (the first
+call traces, the second runs the cached program) and once on each other set. Each run must return
+what eager Python returned and print exactly what it printed (``jax.debug.print`` output included),
+or raise a documented, acceptable error (:data:`DOCUMENTED_LIMITATIONS`); the answer is an
+:class:`Outcome`.
+
+A set on which the eager run raises is discarded, except for ``UnboundLocalError``: a read (or a
+``del``) of a name no path has bound is a fact of the program's text, which the converter promises to
+keep (docs/semantics.md, "Variables that may be unbound"). On such a set each run must raise it too,
+with Python's message, or a documented error; a run that returns a value is an ``exception``
+mismatch, whatever it returns.
 
 A program whose helpers update arrays in place (``a[i] = v``, program_constructs.py) is run eagerly
 and converted on NumPy copies of its float arrays, the only arrays Python can update in place, and
@@ -77,6 +83,11 @@ def _in_place_while_iterated(match: re.Match[str], constructs: Constructs, mode:
     return mode.startswith("jit") and bool(constructs.in_place)
 
 
+def _deleted_in_control_flow(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    """Refused before any conversion, so on concrete inputs too."""
+    return set(match.group("names").split(", ")) <= constructs.deleted_in_control_flow
+
+
 # Errors that docs/semantics.md and the error messages document as limitations of staging. The
 # first four need a read of the variable they name where it may be unassigned (the eager run may
 # still succeed on the inputs that assign it); the third is not a ConversionError: runtime/values.py's
@@ -87,7 +98,8 @@ def _in_place_while_iterated(match: re.Match[str], constructs: Constructs, mode:
 # made for its effect (the README's "Not supported yet"), an append whose count depends on a traced
 # value, a container mutated where a traced value may stage it, a nested function writing the
 # nonlocal / global it names, an in-place update that another name would miss (an alias of a JAX
-# array, or of a list or dict that staging copies) or that a helper's caller would miss.
+# array, or of a list or dict that staging copies) or that a helper's caller would miss. The last
+# refuses a `del` of a name inside a branch or loop (docs/errors.md) in every mode, before converting.
 DOCUMENTED_LIMITATIONS = {
     "assigned in one branch only, used after a traced if": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is assigned only in the (true|false) branch"), _reads_maybe_unassigned),
@@ -124,6 +136,8 @@ DOCUMENTED_LIMITATIONS = {
         _staged_mutation),
     "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
         r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
+    "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
+        r"`del (?P<names>\w+(, \w+)*)` inside a branch or loop cannot be converted"), _deleted_in_control_flow),
 }
 
 
@@ -131,11 +145,11 @@ DOCUMENTED_LIMITATIONS = {
 class Outcome:
     kind: str  # "agree", "discarded", "limitation", "mismatch", "conversion_error", "exception"
     detail: str = ""  # the limitation, the normalised error, or what a mismatch is in: "" (the result),
-    # "stdout" or "arguments" (after the call)
+    # "stdout", "arguments" (after the call) or "exception" (a value where eager raised UnboundLocalError)
     mode: str = ""  # "convert" (concrete inputs) or "jit[<platform>] <which call>"
     message: str = ""  # full text for reports
     inputs: tuple = ()
-    eager: Any = None  # what eager Python returned (printed, left in the arguments)
+    eager: Any = None  # what eager Python returned (printed, left in the arguments), or raised
     converted: Any = None  # and what the converted function did instead
 
     @property
@@ -181,12 +195,14 @@ def _same(actual: Any, expected: Any) -> str | None:
 
 @dataclasses.dataclass(frozen=True)
 class _Reference:
-    """One eager run: the input set, and the result, the output and the arguments it left."""
+    """One eager run: the input set, and the result, the output and the arguments it left, or the
+    ``UnboundLocalError`` it raised instead."""
 
     args: tuple
     result: Any
     stdout: str
     after: tuple
+    error: UnboundLocalError | None = None
 
 
 class ItemMutableArray(np.ndarray):
@@ -238,6 +254,9 @@ def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> li
         call_args = _arguments(tuple(args), numpy_inputs)
         try:
             result, stdout = _call(fn, call_args)
+        except UnboundLocalError as error:
+            references.append(_Reference(tuple(args), None, "", (), error))
+            continue
         except Exception:
             continue
         references.append(_Reference(tuple(args), _snapshot(result), stdout, _snapshot(call_args)))
@@ -264,10 +283,17 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
          compare_arguments: bool) -> Outcome | None:
     """Run ``function`` on fresh arguments; a mismatch, an error's outcome, or None when it agrees."""
     args = _arguments(reference.args, constructs.numpy_inputs)
+    expected = reference.error
     try:
         result, stdout = _call(function, args)
     except Exception as error:
-        return dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=reference.result)
+        if isinstance(error, UnboundLocalError) and expected is not None and str(error) == str(expected):
+            return None
+        eager = reference.result if expected is None else expected
+        return dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=eager)
+    if expected is not None:
+        message = f"returned {result!r} where eager Python raised {expected!r}"
+        return Outcome("mismatch", "exception", mode, message, reference.args, expected, result)
     return _compare(reference, mode, result, stdout, args if compare_arguments else None)
 
 
@@ -280,7 +306,10 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
     references = _references(fn, inputs, constructs.numpy_inputs)
     if not references:
         return Outcome("discarded")
-    converted = autograph_lite.convert(fn)
+    try:
+        converted = autograph_lite.convert(fn)
+    except autograph_lite.ConversionError as error:  # refused before any call, as a `del` in a loop is
+        return _classify(error, constructs, "convert")
     for reference in references:
         outcome = _run(converted, reference, constructs, "convert", compare_arguments=constructs.numpy_inputs)
         if outcome is not None:

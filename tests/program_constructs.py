@@ -2,8 +2,9 @@
 
 The check (program_check.py) needs to know whether a program updates arrays in place (then the
 eager reference runs on NumPy arrays, and a documented refusal of the in-place update is acceptable
-under ``jit``), which names nested functions write as ``nonlocal`` / ``global``, and whether a
-container is mutated where a traced condition or trip count may stage it. The answers come from
+under ``jit``), which names nested functions write as ``nonlocal`` / ``global``, whether a
+container is mutated where a traced condition or trip count may stage it, and which names a ``del``
+inside a branch or loop unbinds (a construct the converter refuses). The answers come from
 the source, not from the generator, so that a regression file or a program shrunk by deleting
 statements is judged by what it still contains.
 """
@@ -31,6 +32,7 @@ class Constructs:
     staged_effects: frozenset[str] = frozenset()  # callees of calls made for their effect there (not print)
     in_place: frozenset[str] = frozenset()  # arrays helpers update in place: parameters and arguments
     numpy_inputs: bool = False  # a helper stores into a subscript: the reference needs NumPy arrays
+    deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while of f unbinds
 
 
 def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Constructs:
@@ -52,7 +54,19 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
         staged_effects=frozenset() if main is None else _effects_where_staged(main),
         in_place=frozenset(in_place),
         numpy_inputs=bool(helpers),
+        deleted_in_control_flow=frozenset() if main is None else _deleted_in_control_flow(main),
     )
+
+
+def _deleted_in_control_flow(function: ast.FunctionDef) -> frozenset[str]:
+    """The names that a ``del`` inside an ``if``, ``for`` or ``while`` of ``function`` (not of a
+    nested function) unbinds: the converter refuses such a ``del`` before converting anything."""
+    found = set()
+    for node, ancestors in _nodes(function, []):
+        if isinstance(node, ast.Delete) and not any(isinstance(outer, _NESTED) for outer in ancestors) and any(
+                isinstance(outer, (ast.If, ast.For, ast.While)) for outer in ancestors):
+            found |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+    return frozenset(found)
 
 
 def _stored_parameters(function: ast.FunctionDef) -> set[str] | None:

@@ -10,10 +10,11 @@ argument traced, on every device ``jax.devices()`` reports, and says how they co
 printed output, arguments updated in place): an :class:`Outcome`.
 
 This module holds the features and the statements; the builder's other parts are mixins of their
-own modules: expressions (program_expressions.py), loops (program_loops.py) and the effect features
-of issue #13 (:data:`EFFECT_FEATURES`: program_closures.py, program_containers.py,
-program_arrays.py, program_printing.py, program_pytrees.py). program_model.py holds the shared
-vocabulary, program_regressions.py the regression files and the reduction of a failing program.
+own modules: expressions (program_expressions.py), loops (program_loops.py), ``del``
+(program_deletes.py) and the effect features of issue #13 (:data:`EFFECT_FEATURES`:
+program_closures.py, program_containers.py, program_arrays.py, program_printing.py,
+program_pytrees.py). program_model.py holds the shared vocabulary, program_regressions.py the
+regression files and the reduction of a failing program.
 
 The programs use what the converter rewrites: nested ``if`` / ``elif`` / ``else``, ternaries,
 ``and`` / ``or`` / ``not`` (value-returning too), chained comparisons, ``for`` over static ranges,
@@ -45,6 +46,7 @@ from program_arrays import ArrayHelpers
 from program_check import DOCUMENTED_LIMITATIONS, Outcome, check_case, check_function  # noqa: F401 - re-exported
 from program_closures import Closures
 from program_containers import Containers
+from program_deletes import Deletes
 from program_expressions import Expressions
 from program_loops import Loops
 from program_model import (  # noqa: F401 - Case and regression_text re-exported
@@ -104,6 +106,8 @@ FEATURES: dict[str, str] = {
     "minmax_builtins": "min(a, b) / max(a, b) / abs(a) on traced values",
     "maybe_undefined_use": "reads of a variable assigned on only some paths (Python may raise "
     "UnboundLocalError; the converter may reject it as a documented limitation)",
+    "del": "`del v` of locals, re-assignments of deleted names in branches and loops, and reads "
+    "where a name may be deleted (as maybe_undefined_use; a `del` in a branch or loop is refused)",
     # Effects the converter got silently wrong (issue #13): program_closures.py, program_containers.py,
     # program_arrays.py, program_printing.py, program_pytrees.py.
     "closures": "lambdas / nested defs reading variables reassigned later; lambdas appended in a loop",
@@ -115,7 +119,7 @@ FEATURES: dict[str, str] = {
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees"})
 OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins",
-                            "maybe_undefined_use"}) | EFFECT_FEATURES
+                            "maybe_undefined_use", "del"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
@@ -143,7 +147,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):
@@ -156,6 +160,7 @@ class _Builder(Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Exp
         self.aug_left = AUG_PER_NEST
         self.ret_types: tuple[str, ...] = ()
         self.used: set[str] = set()  # the optional features the program uses
+        self.deletions: list[Var] = []  # what `del` statements unbound, in order (program_deletes.py)
         self.module_parts: dict[str, str] = {}  # module-level definitions it needs, by name
 
     def prelude(self, scope: Scope) -> Block:
@@ -317,8 +322,9 @@ class _Builder(Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Exp
         values = []
         for t in self.ret_types:
             state = [v for v in scope.defined.values() if v.kind == "local" and v.type == t]
+            state += [v for v in self.maybe_deleted(scope) if v.type == t]  # feature del: may raise
             if state and not self.chance(30):
-                values.append(self.pick(state).name)
+                values.append(self.use(scope, self.pick(state)))
             else:
                 values.append(self.floated(self.expr(t, scope), t).text)
         return "return " + ", ".join(values)

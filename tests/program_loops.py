@@ -2,7 +2,8 @@
 ``zip``, and counter-bounded ``while`` loops.
 
 :class:`Loops` is the part of the program builder (program_generator.py) that draws loop statements;
-it relies on the builder's ``block`` and ``exit_statement``. No value may grow geometrically across
+it relies on the builder's ``block`` and ``exit_statement``, and on ``deletions`` /
+``deleted_since`` (program_deletes.py) for the names a body may delete. No value may grow geometrically across
 iterations: a loop body sees every assignable outer value with the bound it may reach after the
 augmented assignments of the loop nest (:meth:`Loops.loop_scope`).
 """
@@ -49,12 +50,18 @@ class Loops:
         for var in targets:
             inside.define(var)
         inner = Ctx(ctx.depth + 1, ctx.loops + (kind,))
+        deletions_before = len(self.deletions)
         body = self.block(inside, inner, 3)
         lines = list(first_lines) + body.lines
         if not body.exits and self.has("break_continue") and self.chance(10):
             lines.append(self.pick(["break", "continue"]))
         text = header + indent(lines)
         after = self.loop_scope(scope)
+        # names the body deletes are unbound after it if it ran (a later iteration may read them deleted)
+        deleted = self.deleted_since(deletions_before)
+        for name in [name for name in after.defined if name in deleted]:
+            after.maybe[name] = after.defined.pop(name)
+            self.maybe_used.add(name)
         if self.has("loop_else") and self.has("break_continue") and self.chance(20):
             orelse = self.block(after, dataclasses.replace(ctx, depth=ctx.depth + 1), 2)
             text += ["else:"] + indent(orelse.lines)

@@ -137,7 +137,11 @@ def _literal(value: Any) -> str:
 
 
 def _result_text(value: Any) -> str:
-    return repr(jax.tree_util.tree_map(lambda leaf: np.asarray(leaf).tolist(), value))
+    """Arrays as lists; anything else (an exception eager Python raised, a converted function's
+    ``Undefined`` marker, which refuses to become an array) as its repr."""
+    def plain(leaf: Any) -> Any:
+        return np.asarray(leaf).tolist() if isinstance(leaf, (jax.Array, np.ndarray, np.generic, int, float)) else leaf
+    return repr(jax.tree_util.tree_map(plain, value))
 
 
 def regression_text(case: Case, outcome: Outcome | None = None, header: str | None = None) -> str:

@@ -14,7 +14,8 @@ An example fails when converted and eager results (or printed output, or, for in
 helpers, the arguments after the call) differ, or when the converted function raises
 where eager Python did not, unless the error is a documented limitation that the program really hits
 (``program_generator.DOCUMENTED_LIMITATIONS``). Input sets on which the eager run raises are
-discarded (``hypothesis.assume``).
+discarded (``hypothesis.assume``), except an ``UnboundLocalError`` (a read of a name that may be
+unassigned or deleted): then the converted function must raise it too, or a documented error.
 
 Environment of the long run (the Makefile sets the first ones):
 

@@ -5,6 +5,8 @@ loop ``else`` clauses. For such a name, a staged branch or loop that has not ass
 it a placeholder value (zeros of the type the other path produces): no read can ever see it. This is
 what lets ``for ... else`` search loops stage (``found`` is set before ``break`` or in ``else``).
 A name read where it may be unbound keeps the strict rule: a located error asking to assign it first.
+``del`` unbinds: after ``del y`` a read of ``y`` needs a new assignment first, and the ``del`` itself
+reads ``y`` (deleting an unbound name raises as reading it does).
 """
 
 from __future__ import annotations
@@ -69,22 +71,30 @@ class _Checker:
             # Conservative: every read is checked against what was assigned before the statement.
             self.read(node, assigned)
             inner = self.block(node.body, assigned)
-            return assigned if isinstance(node, gast.Try) or inner is _LEFT else inner
+            if isinstance(node, gast.With) and inner is not _LEFT:
+                return inner
+            # A handler (or a context manager that suppresses the error) may resume after any statement.
+            return assigned - self.names.deletes([node])
         if isinstance(node, SCOPES):
             return assigned | writes(node)  # reads inside run later, when it is called
         if isinstance(node, gast.AugAssign):
             self.read(node, assigned)
             return assigned
+        if isinstance(node, gast.Delete):
+            self.read(node, assigned)  # the names it deletes, and any container it deletes an item of
+            return assigned - writes(node)
         self.read(node, assigned)
         return assigned | writes(node)
 
     def _loop(
         self, node: gast.While | gast.For, entered: frozenset[str], normal_exit: frozenset[str]
     ) -> frozenset[str] | None:
+        # A later iteration, and the code after the loop, may find deleted what the body deletes.
+        deleted = self.names.deletes(node.body)
         self.breaks.append([])
-        self.block(node.body, entered)
+        self.block(node.body, entered - deleted)
         breaks = self.breaks.pop()
-        after_else = self.block(node.orelse, normal_exit)
+        after_else = self.block(node.orelse, normal_exit - deleted)
         return _merge(after_else, *breaks) if breaks else after_else
 
 

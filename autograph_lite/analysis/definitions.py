@@ -40,9 +40,11 @@ class Definitions:
         self.before: dict[gast.AST, Bound] = {}
 
     def _loop(self, node: gast.While | gast.For, entered: Bound, skipped: Bound, body_writes: set[str]) -> Bound | None:
-        """A body runs zero or more times: from its second run on, what it binds may already be bound."""
-        self.block(node.body, Bound(entered.surely, entered.possibly | body_writes))
-        return self.block(node.orelse, Bound(skipped.surely, skipped.possibly | body_writes))
+        """A body runs zero or more times: from its second run on, what it binds may already be bound,
+        and what it deletes may be unbound."""
+        deleted = self.names.deletes(node.body)
+        self.block(node.body, Bound(entered.surely - deleted, entered.possibly | body_writes))
+        return self.block(node.orelse, Bound(skipped.surely - deleted, skipped.possibly | body_writes))
 
     def analyze_function(self, node: gast.FunctionDef, parameters: set[str]) -> None:
         start = Bound(frozenset(parameters), frozenset(parameters))
@@ -72,12 +74,15 @@ class Definitions:
         if isinstance(node, (gast.Return, gast.Raise)):
             return _LEFT
         if isinstance(node, gast.Try):
-            # Any statement may raise into a handler: only what was bound before is sure.
+            # Any statement may raise into a handler: only what was bound before, and deleted nowhere
+            # before the handler or the `finally` block, is sure; what the body binds may be bound.
             self.block(node.body + node.orelse, bound)
+            in_handler = Bound(bound.surely - self.names.deletes(node.body), bound.possibly | writes(node.body))
             for handler in node.handlers:
-                self.block(handler.body, bound)
+                self.block(handler.body, in_handler)
             everything = writes(node.body) | writes(node.handlers) | writes(node.orelse)
-            return self.block(node.finalbody, Bound(bound.surely, bound.possibly | everything))
+            kept = bound.surely - self.names.deletes([node])
+            return self.block(node.finalbody, Bound(kept, bound.possibly | everything))
         if isinstance(node, gast.With):
             entered = bound
             for item in node.items:
@@ -85,7 +90,7 @@ class Definitions:
             return self.block(node.body, entered)
         if isinstance(node, gast.Delete):
             removed = writes(node)
-            return Bound(bound.surely - removed, bound.possibly)
+            return Bound(bound.surely - removed, bound.possibly - removed)
         return bound.bind(writes(node))
 
 

@@ -10,7 +10,7 @@ import dataclasses
 
 import gast
 
-from .blocks import SCOPES
+from .blocks import SCOPES, statements_within
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 # Expressions that can hold a name being bound when there is no walrus: assignment targets.
@@ -63,6 +63,18 @@ class NameScanner:
         found: set[str] = set()
         for item in _as_list(node):
             self._collect_writes(item, found)
+        return found
+
+    def deletes(self, statements: list[gast.AST]) -> set[str]:
+        """Names that a ``del`` anywhere in ``statements`` unbinds (nested scopes are not entered).
+
+        Among the writes, these are the ones that leave the name unbound: a loop body or a ``try``
+        that holds one may end, or run again, with the name deleted.
+        """
+        found: set[str] = set()
+        for node in statements_within(statements):
+            if isinstance(node, gast.Delete):
+                found |= self.writes(node)
         return found
 
     def target_names(self, target: gast.AST) -> set[str]:

@@ -145,3 +145,22 @@ def walrus_in_loop_body(xs):
         if half > 1:
             total += 1
     return total
+
+
+def deleted_then_assigned_on_one_path(x):
+    y = x + 1
+    del y
+    if x > 0:
+        y = 2
+    return y
+
+
+def deleted_in_try_then_assigned_on_one_path(x):
+    y = x + 1
+    try:
+        del y
+    except NameError:
+        pass
+    if x > 0:
+        y = 2
+    return y
