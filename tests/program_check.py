@@ -137,7 +137,8 @@ DOCUMENTED_LIMITATIONS = {
     "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
         r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
-        r"`del (?P<names>\w+(, \w+)*)` inside a branch or loop cannot be converted"), _deleted_in_control_flow),
+        r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
+        r"cannot be converted"), _deleted_in_control_flow),
 }
 
 

@@ -60,12 +60,20 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
 
 def _deleted_in_control_flow(function: ast.FunctionDef) -> frozenset[str]:
     """The names that a ``del`` inside an ``if``, ``for`` or ``while`` of ``function`` (not of a
-    nested function) unbinds: the converter refuses such a ``del`` before converting anything."""
+    nested function), or after a statement of its body that may ``return``, unbinds: the converter
+    refuses such a ``del`` before converting anything (the early-exit rewrite would move it into a branch)."""
     found = set()
     for node, ancestors in _nodes(function, []):
         if isinstance(node, ast.Delete) and not any(isinstance(outer, _NESTED) for outer in ancestors) and any(
                 isinstance(outer, (ast.If, ast.For, ast.While)) for outer in ancestors):
             found |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+    may_have_returned = False
+    for statement in function.body:
+        if may_have_returned and isinstance(statement, ast.Delete):
+            found |= {target.id for target in statement.targets if isinstance(target, ast.Name)}
+        may_have_returned = may_have_returned or (not isinstance(statement, _NESTED) and any(
+            isinstance(node, ast.Return) and not any(isinstance(outer, _NESTED) for outer in ancestors)
+            for node, ancestors in _nodes(statement, [])))
     return frozenset(found)
 
 

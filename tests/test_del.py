@@ -117,3 +117,36 @@ def test_a_deleted_name_is_unbound_before_the_next_statement():
     function = parsed("def f(x):\n    y = x\n    del y\n    if x:\n        y = 2\n    return y\n")
     (info,) = analyze(function).values()
     assert (info.carried, info.unbound, info.maybe_unbound) == (("y",), ("y",), ())
+
+
+def deleted_after_a_loop_that_may_not_assign(n):
+    for _ in range(n):
+        v = 0
+    del v
+    return n
+
+
+def test_deleting_a_name_a_loop_may_not_have_assigned_raises_as_python():
+    with pytest.raises(UnboundLocalError, match="'v'"):
+        deleted_after_a_loop_that_may_not_assign(0)
+    with pytest.raises(UnboundLocalError, match="'v'"):
+        autograph_lite.convert(deleted_after_a_loop_that_may_not_assign)(0)
+    assert autograph_lite.convert(deleted_after_a_loop_that_may_not_assign)(2) == 2
+
+
+def deleted_after_an_early_return(x):
+    if x > 0:
+        y = x
+    else:
+        return x
+    del x
+    return y
+
+
+def test_a_del_after_a_statement_that_may_return_is_refused_with_its_line():
+    with pytest.raises(autograph_lite.UnsupportedSyntaxError) as raised:
+        autograph_lite.jit(deleted_after_an_early_return)(jnp.float32(1.0))
+    message = str(raised.value)
+    line = deleted_after_an_early_return.__code__.co_firstlineno + 5
+    assert f"test_del.py:{line}: `del x` after a statement that may `return` early" in message
+    assert "move the `del` before the statement that returns" in message

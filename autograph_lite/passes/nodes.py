@@ -67,6 +67,11 @@ def assign(target: str | gast.expr, value: gast.expr, line: int) -> gast.Assign:
     return _at(gast.Assign(targets=[target], value=value, type_comment=None), line)
 
 
+def expression_statement(value: gast.expr, line: int) -> gast.Expr:
+    """``value`` evaluated for its effect (a check that raises)."""
+    return _at(gast.Expr(value=value), line)
+
+
 def return_statement(value: gast.expr | None, line: int) -> gast.Return:
     return _at(gast.Return(value=value), line)
 

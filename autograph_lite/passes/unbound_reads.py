@@ -44,6 +44,18 @@ class _CheckedReads(gast.NodeTransformer):
         self.generic_visit(node)
         return node
 
+    def visit_Delete(self, node: gast.Delete) -> gast.Delete | list[gast.stmt]:
+        """``del z`` of a name that may hold the stand-in: Python raises if ``z`` is unbound, and deleting
+        the stand-in would not, so the name is checked first (``_ag.ld(z)`` as a statement)."""
+        self.generic_visit(node)
+        line = node.lineno
+        checks = [
+            nodes.expression_statement(nodes.runtime_call("ld", [nodes.name(target.id, line)], line), line)
+            for target in node.targets
+            if isinstance(target, gast.Name) and target.id in self.names
+        ]
+        return [*checks, node] if checks else node
+
     def visit_Name(self, node: gast.Name) -> gast.expr:
         if isinstance(node.ctx, gast.Load) and node.id in self.names:
             return nodes.runtime_call("ld", [node], node.lineno)

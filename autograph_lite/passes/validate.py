@@ -7,7 +7,7 @@ from collections.abc import Callable
 import gast
 
 from ..analysis import NameScanner, declared_outer
-from ..analysis.blocks import child_statements
+from ..analysis.blocks import child_statements, contains
 from ..errors import Location, UnsupportedSyntaxError
 from .facts import ScopeFacts
 
@@ -24,6 +24,8 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     checker = _Checker(facts.locate, declared_outer(body), facts.is_generator, facts.names.remembering())
     for statement in body:
         checker.visit(statement)
+        # The early-exit pass moves what follows a statement that may return into a branch.
+        checker.after_early_return = checker.after_early_return or contains([statement], gast.Return)
     return facts
 
 
@@ -40,6 +42,7 @@ class _Checker(gast.NodeVisitor):
         self.outer_names = outer_names
         self.search_expressions = search_expressions
         self.control_depth = 0
+        self.after_early_return = False  # a statement before this one in the function body may return
 
     def generic_visit(self, node: gast.AST) -> None:
         if self.search_expressions:
@@ -111,6 +114,14 @@ class _Checker(gast.NodeVisitor):
                 f"`del {', '.join(names)}` inside a branch or loop cannot be converted: a staged "
                 "statement must leave every carried variable bound",
                 f"Assign {names[0]} = None instead, or move the `del` after the statement.",
+            )
+        if self.after_early_return and names:
+            self.fail(
+                node,
+                f"`del {', '.join(names)}` after a statement that may `return` early cannot be converted: "
+                "the code after an early return runs in a branch of a staged statement, which must "
+                "leave every carried variable bound",
+                f"Assign {names[0]} = None instead, or move the `del` before the statement that returns.",
             )
 
     def _reject_walrus(self, test: gast.AST) -> None:

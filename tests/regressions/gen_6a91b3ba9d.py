@@ -24,4 +24,4 @@ def f(a, b):
 INPUTS = [
     (np.int32(0), np.array([0.0, 0.0, 0.0], dtype=np.float32), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)

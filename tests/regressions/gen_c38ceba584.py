@@ -23,4 +23,4 @@ INPUTS = [
     (np.int32(0), np.array([0, 0, 0], dtype=np.int32), ),
 ]
 MAYBE_UNDEFINED = ('v2',)  # read where they may be unassigned
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
