@@ -10,7 +10,9 @@ the analysis saw, then, for each control-flow statement in source order, its lin
 - live after: the names read after the statement before being written again;
 - live into body: the names its body (or a branch) reads before writing them;
 - unbound: carried names that no path has bound before the statement (they start as ``Undefined``);
-- maybe unbound: carried names that some paths have bound (looked up at run time).
+- maybe unbound: carried names that some paths have bound (looked up at run time);
+- inputs only (``if``): names a branch reads before writing them that nobody reads after the ``if``:
+  passed into the branches, not returned (so their types may differ between the branches).
 
 A change in the analysis shows up here as a readable diff, to be reviewed like any other change. To
 regenerate the files after an intended change (or after editing the corpus, since lines move), run
@@ -110,6 +112,8 @@ def dump(name: str) -> str:
             f"    unbound:        {_names(info.unbound)}",
             f"    maybe unbound:  {_names(info.maybe_unbound)}",
         ]
+        if isinstance(node, gast.If):
+            lines.append(f"    inputs only:    {_names(info.inputs_only)}")
     return "\n".join(lines) + "\n"
 
 
@@ -143,7 +147,8 @@ def test_no_stale_golden_files():
 def test_the_corpus_covers_each_kind_of_fact():
     """Every field of the dump is non-empty somewhere: a golden that only ever says "-" checks little."""
     dumps = "\n".join(dump(name) for name in NAMES)
-    for field in ("stop test:", "carried:", "live after:", "live into body:", "unbound:", "maybe unbound:"):
+    for field in ("stop test:", "carried:", "live after:", "live into body:", "unbound:", "maybe unbound:",
+                  "inputs only:"):
         assert any(line.strip().startswith(field) and not line.endswith(" -") for line in dumps.splitlines()), field
     assert any(line.startswith("cells:") and not line.endswith(" -") for line in dumps.splitlines())
     assert len(NAMES) >= 10

@@ -326,3 +326,44 @@ def nested_concrete_in_traced(x, n):
 def test_concrete_if_inside_traced_if_keeps_python():
     assert_equivalent(nested_concrete_in_traced, F32(2.0), 3, static_argnums=1)
     assert_equivalent(nested_concrete_in_traced, F32(-2.0), 3, static_argnums=1)
+
+
+# --- names a branch rewrites but nobody reads after the `if` (issue #14, item 2) ---------------------
+
+
+def rewrites_a_name_nobody_reads_after(c, t):
+    if c > 0:
+        y = t
+    else:
+        t = jnp.stack([t, t])
+        y = jnp.sum(t)
+    return y
+
+
+def rewrites_a_name_that_may_be_unbound(c, flag):
+    if flag:
+        t = c * 2.0
+    if c > 0:
+        t = t + 1.0  # Python raises here when `flag` was false
+        y = t
+    else:
+        y = c
+    return y
+
+
+@pytest.mark.parametrize("c", [1.0, -1.0])
+def test_a_name_rewritten_in_a_branch_and_not_read_after_is_not_a_branch_output(c):
+    """Eager 1.0 / 2.0; before, `t` was returned from both branches (f32[] vs f32[2]): a false
+    StagingTypeError."""
+    assert assert_equivalent(rewrites_a_name_nobody_reads_after, F32(c), F32(1.0)) == (1.0 if c > 0 else 2.0)
+    assert "(t,), ('y',))" in autograph_lite.to_source(rewrites_a_name_nobody_reads_after)  # t in, y out
+
+
+def test_an_input_only_name_that_may_be_unbound_raises_only_where_python_does():
+    assert assert_equivalent(rewrites_a_name_that_may_be_unbound, F32(-1.0), True, static_argnums=1) == -1.0
+    assert assert_equivalent(rewrites_a_name_that_may_be_unbound, F32(1.0), True, static_argnums=1) == 3.0
+    with pytest.raises(UnboundLocalError):
+        rewrites_a_name_that_may_be_unbound(1.0, False)
+    with pytest.raises(UnboundLocalError):
+        autograph_lite.convert(rewrites_a_name_that_may_be_unbound)(F32(1.0), False)
+    assert autograph_lite.convert(rewrites_a_name_that_may_be_unbound)(F32(-1.0), False) == -1.0

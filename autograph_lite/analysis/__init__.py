@@ -1,8 +1,10 @@
 """Static analysis of a function before rewriting: what each control-flow statement carries.
 
-One rule decides what a statement carries: the names written in it that are live after it, or read in
-its body before the body has surely written them (in a loop, that is the value from the previous
-iteration). Temporaries local to a branch or a body are not carried.
+One rule decides what a statement carries: the names written in it that are live after it, and, in a
+loop, those read in its body before the body has surely written them (the value from the previous
+iteration). An ``if`` branch that reads a name before writing it needs its value, but returns it only if
+it is live after the ``if``: such a name is an input only. Temporaries local to a branch or a body are
+neither.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class StatementInfo:
     live_after: frozenset[str]
     # Names read in the body (either branch) before the body has surely written them.
     live_into_body: frozenset[str]
+    # ``if`` only: names a branch reads before writing them that are not carried (not live after it):
+    # the branches take them as inputs and do not return them.
+    inputs_only: tuple[str, ...] = ()
 
 
 def analyze(
@@ -59,18 +64,23 @@ def analyze(
     table: dict[gast.AST, StatementInfo] = {}
     for node, live_after in liveness.live_after.items():
         written = _written_by(node, names) - outer_scope
-        needed = live_after | liveness.live_into_body[node]
+        read_first = liveness.live_into_body[node]
+        needed = live_after | loop_test_reads.get(node, set()) | cells
+        if not isinstance(node, gast.If):
+            needed |= read_first  # the next iteration reads what this one wrote
         if isinstance(node, gast.While):
             needed |= names.reads(node.test)  # the test runs again after every iteration
-        needed |= loop_test_reads.get(node, set()) | cells
         carried = tuple(sorted(written & needed))
+        inputs_only = tuple(sorted((written & read_first) - needed)) if isinstance(node, gast.If) else ()
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
+        passed = carried + inputs_only
         table[node] = StatementInfo(
             carried=carried,
-            unbound=tuple(n for n in carried if n not in bound.possibly),
-            maybe_unbound=tuple(n for n in carried if n in bound.possibly and n not in bound.surely),
+            unbound=tuple(n for n in passed if n not in bound.possibly),
+            maybe_unbound=tuple(n for n in passed if n in bound.possibly and n not in bound.surely),
             live_after=live_after,
-            live_into_body=liveness.live_into_body[node],
+            live_into_body=read_first,
+            inputs_only=inputs_only,
         )
     return table
 

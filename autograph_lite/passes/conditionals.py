@@ -2,7 +2,9 @@
 
 Each branch helper takes the carried names it may need and returns all carried names, so that the
 call maps one-to-one onto ``lax.cond``. A carried name that both branches surely assign, and do not
-read first, is not passed in: its value before the ``if`` cannot matter.
+read first, is not passed in: its value before the ``if`` cannot matter. A name a branch reads before
+writing it but that nobody reads after the ``if`` is passed in and not returned, so that its type may
+differ between the branches (as it may in Python).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class _Conditionals(StatementPass):
         assigned_by_both = _assigned_by_both(node, self.facts.names)
         # A cell is passed in even when both branches assign it: a closure may read it before.
         inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body or n in self.cells)
+        inputs += info.inputs_only  # read before written in a branch, but not needed after the `if`
         true_name, false_name = self.unique("if_true", node), self.unique("if_false", node)
         line = node.lineno
         helpers = [

@@ -164,3 +164,12 @@ def deleted_in_try_then_assigned_on_one_path(x):
     if x > 0:
         y = 2
     return y
+
+
+def branch_rewrites_a_name_nobody_reads_after(c, t):
+    if c > 0:
+        y = t
+    else:
+        t = (t, t)
+        y = t[0] + t[1]
+    return y
