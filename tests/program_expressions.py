@@ -5,9 +5,8 @@ expressions; the statements half inherits it. An expression is an ``E``: its tex
 its magnitude, and whether it is certainly a float (for "f" / "vf"). A float variable initialised
 with an int literal (``acc = 0``, feature weak_init) holds a Python int until a float is assigned to
 it, so it is no float witness: ``acc - n`` with an int32 ``n`` would be int32, a genuine change of
-dtype. The constructs of the optional features (closure calls, container methods, array helpers,
-tuple / dict values) enter through :meth:`Expressions.extra_leaves` and
-:meth:`Expressions.structured`, which the feature modules define.
+dtype. The constructs of the optional features (closure calls, container methods, array helpers, tuple / dict
+values) enter through :meth:`Expressions.extra_leaves` and :meth:`Expressions.structured`, defined by the feature modules.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
+from program_membership import MEMBERSHIP_OPERATORS, membership_test
 from program_model import CLIP, FLOAT_ARG, FLOAT_CONSTANTS, GUARD, INT_ARG, SCALARS, STABLE, VECTORS, E, Scope, Var
 
 
@@ -309,8 +309,10 @@ class Expressions:
         raise AssertionError(kind)
 
     def compare(self, scope: Scope, depth: int) -> E:
-        op = self.pick(["<", ">", "<=", ">=", "==", "!="])
+        op = self.pick(["<", ">", "<=", ">=", "==", "!="] + (MEMBERSHIP_OPERATORS if self.has("chained_compare") else []))
         x = self.expr(self.pick(SCALARS), scope, depth)
+        if op in MEMBERSHIP_OPERATORS:
+            return membership_test(self, x, op)
         y = self.expr(self.pick(SCALARS), scope, depth)
         if self.has("chained_compare") and self.chance(20):
             z = self.expr(self.pick(SCALARS), scope, depth)
@@ -395,5 +397,3 @@ class Expressions:
             z = self.one_element(self.pick(SCALARS), scope, depth)
             return E(f"({x.text} {op} {y.text} {self.pick(['<', '<=', '!='])} {z.text})", 1, False)
         return E(f"({x.text} {op} {y.text})", 1, False)
-
-    # --- statements ---------------------------------------------------------------------------

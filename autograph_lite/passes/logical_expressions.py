@@ -6,6 +6,7 @@ only when Python would (or, once an operand is traced, when the run-time choice 
     a and b            ->  _ag.and_(a, lambda: b)
     not a              ->  _ag.not_(a)
     a < b <= c         ->  _ag.compare(a, '<', lambda: b, '<=', lambda: c)
+    x in items         ->  _ag.compare(x, 'in', lambda: items)     (also `not in`; one `<` stays Python's)
     x if c else y      ->  _ag.if_exp(c, lambda: x, lambda: y)
 
 An assignment expression (``:=``) inside a lazy operand would bind in the lambda instead of the
@@ -41,6 +42,14 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     return facts.with_stop_tests({loop: rewriter.visit(test) for loop, test in facts.stop_tests.items()})
 
 
+def _is_membership_test(compare: gast.Compare) -> bool:
+    """``x in items`` / ``x not in items``: Python calls ``bool`` of each ``item == x``, which a traced
+    ``x`` has not, so the runtime decides it. A ``:=`` in the container stays Python's (it would bind
+    in the lambda)."""
+    return isinstance(compare.ops[0], (gast.In, gast.NotIn)) and not any(
+        isinstance(inner, gast.NamedExpr) for inner in gast.walk(compare.comparators[0]))
+
+
 class _LogicalExpressions(ExpressionTransformer):
     def __init__(self, locate: Callable[[gast.AST], Location]) -> None:
         self.locate = locate
@@ -65,7 +74,7 @@ class _LogicalExpressions(ExpressionTransformer):
 
     def visit_Compare(self, node: gast.Compare) -> gast.expr:
         self.generic_visit(node)
-        if len(node.ops) == 1:
+        if len(node.ops) == 1 and not _is_membership_test(node):
             return node
         arguments = [node.left]
         for operator, operand in zip(node.ops, node.comparators):

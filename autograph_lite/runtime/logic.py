@@ -17,15 +17,15 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import TracedPredicateError
-from . import appends
+from . import appends, membership
 from .locations import caller_location, location_of
 from .values import is_traced
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
 }
+_MEMBERSHIP = {"in": False, "not in": True}  # symbol -> negated
 
 
 def and_(first: Any, *rest: Callable[[], Any]) -> Any:
@@ -66,7 +66,8 @@ def compare(left: Any, *chain: Any) -> Any:
     """``left op1 b op2 c ...`` from ``compare(left, op1, lambda: b, op2, lambda: c)``.
 
     Each middle operand is evaluated once, and only if the comparisons before it did not already
-    decide the result, as in Python.
+    decide the result, as in Python. ``in`` / ``not in`` with a traced element or container give a
+    traced bool (``membership``).
     """
     operators, operands = chain[0::2], chain[1::2]
     result = None
@@ -74,7 +75,10 @@ def compare(left: Any, *chain: Any) -> Any:
         if result is not None and not is_traced(result) and not result:
             return result
         right = operand() if result is None or not is_traced(result) else _evaluated_anyway(operand, "comparison")
-        step = _COMPARISONS[symbol](left, right)
+        if symbol in _MEMBERSHIP:
+            step = membership.contains(left, right, _MEMBERSHIP[symbol], operand)
+        else:
+            step = _COMPARISONS[symbol](left, right)
         if result is None or not is_traced(result):
             result = step
         else:
