@@ -2,7 +2,8 @@
 
 With concrete arguments every one of them is the builtin itself. With a traced argument:
 ``min`` / ``max`` of several values is ``jnp.minimum`` / ``jnp.maximum`` (of one 1-D array, its
-smallest / largest element), ``sum`` of an array adds its rows, ``any`` / ``all`` test its elements,
+smallest / largest element; with ``key=``, the first element whose key is smallest / largest, as
+Python picks it), ``sum`` of an array adds its rows, ``any`` / ``all`` test its elements,
 ``int`` / ``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
 ``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
 """
@@ -13,18 +14,21 @@ import builtins
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 
-from ..errors import TracedPredicateError
+from ..errors import StagingTypeError, TracedPredicateError
 from . import printing
 from .locations import caller_location
-from .values import any_traced
+from .values import any_traced, is_array_leaf
 
 
 def _min_max(
     python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], reduce: Callable[[Any], Any]
 ) -> Callable[..., Any]:
     def traced_version(*args: Any, **kwargs: Any) -> Any:
+        if set(kwargs) <= {"key", "default"} and kwargs.get("key") is not None:
+            return _min_max_by_key(python_builtin, args, **kwargs)
         if kwargs or not any_traced(args):
             return python_builtin(*args, **kwargs)
         if len(args) == 1:
@@ -44,6 +48,67 @@ def _min_max(
 
     traced_version.__name__ = python_builtin.__name__
     return traced_version
+
+
+def _min_max_by_key(python_builtin: Callable[..., Any], args: tuple[Any, ...], key: Callable[[Any], Any],
+                    **default: Any) -> Any:
+    """``max(items, key=key)``: the first item whose key no later key exceeds (``min``: undercuts).
+
+    The keys are computed once per item, in order, as Python does. Concrete keys pick the item in
+    Python; traced keys pick it with ``argmax`` / ``argmin``, which also returns the first of equal
+    keys. A NaN key never wins against an earlier key (Python's ``>`` is false), so NaN keys are
+    skipped, except the first key: nothing replaces it when it is NaN.
+    """
+    items = list(args[0]) if len(args) == 1 else list(args)
+    if not items:
+        return python_builtin(items, **default)
+    keys = [key(item) for item in items]
+    if not any_traced(keys):
+        best = 0
+        for index in range(1, len(keys)):
+            if (keys[index] > keys[best]) if python_builtin is builtins.max else (keys[index] < keys[best]):
+                best = index
+        return items[best]
+    return _select(items, _first_best(python_builtin, keys))
+
+
+def _first_best(python_builtin: Callable[..., Any], keys: list[Any]) -> Any:
+    """The index Python's ``max`` / ``min`` with a key would pick, as a traced int32."""
+    name = python_builtin.__name__
+    arrays = [jnp.asarray(k) for k in keys]
+    for array in arrays:
+        if array.size != 1:
+            raise TracedPredicateError(
+                f"{name}() with key= got a key of shape {array.shape}, and comparing it takes a truth value "
+                "that an array with more than one element does not have",
+                caller_location(),
+                "Make the key return one number per item, e.g. key=lambda v: v.sum().",
+            )
+    stacked = jnp.stack([a.reshape(()) for a in arrays])
+    if not jnp.issubdtype(stacked.dtype, jnp.inexact):
+        return (jnp.argmax if name == "max" else jnp.argmin)(stacked)
+    worst = -jnp.inf if name == "max" else jnp.inf
+    finite = jnp.where(jnp.isnan(stacked), worst, stacked)
+    best = (jnp.argmax if name == "max" else jnp.argmin)(finite)
+    return jnp.where(jnp.isnan(stacked[0]), 0, best)
+
+
+def _select(items: list[Any], index: Any) -> Any:
+    """``items[index]`` for a traced ``index``: the items must be arrays of one structure and shape."""
+    structures = {jax.tree_util.tree_structure(item) for item in items}
+    leaves = [jax.tree_util.tree_leaves(item) for item in items]
+    shapes = {tuple(jnp.shape(leaf) for leaf in item_leaves) for item_leaves in leaves}
+    if len(structures) != 1 or len(shapes) != 1 or not all(is_array_leaf(x) for row in leaves for x in row):
+        raise StagingTypeError(
+            "max() / min() with key= on traced keys must return one of its items, chosen at run time, "
+            "and its items differ in structure or shape (or are not arrays), so no one staged value can "
+            "hold each of them",
+            caller_location(),
+            "Give the items one shape (pad or broadcast them), or compute the index with jnp.argmax / "
+            "jnp.argmin over the keys and index an array with it.",
+        )
+    chosen = [jnp.stack([jnp.asarray(row[position]) for row in leaves])[index] for position in range(len(leaves[0]))]
+    return jax.tree_util.tree_unflatten(structures.pop(), chosen)
 
 
 def _sum(iterable: Any, /, start: Any = 0) -> Any:

@@ -9,6 +9,8 @@ true and the false branch; the state before and after one iteration), by the sam
   starts as zeros of the other side's type;
 - a weakly typed Python scalar takes the other side's dtype (JAX promotes a loop's entry value;
   a cond's outputs are cast here, to the dtype eager arithmetic would give them);
+- a loop carry that enters as a bool and leaves one iteration as a number (``flag = flag - 1``)
+  starts as that number (see :mod:`.promotion`, which checks that this is exact);
 - any other difference is one ``StagingTypeError`` for every differing name
   (:mod:`.carry_errors`).
 """
@@ -36,7 +38,7 @@ from .carry_errors import (
     first_assigned_in_loop,
     mismatch_error,
 )
-from .values import Split, Undefined, type_string, zeros_like_value
+from .values import Split, Undefined, is_array_leaf, type_string, zeros_like_value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,20 +137,77 @@ class PlaceholderNeeded(Exception):
         self.fills = fills  # (index of the name, the value the body gives it)
 
 
+class PromotionNeeded(Exception):
+    """The body turns carried bools into numbers; ``refusal`` is the error if that start is not exact.
+
+    Raised from a trace of the body: the loop's lowering decides whether to start the carry as the
+    number (:func:`.promotion.reads_bools_as_numbers`), and :func:`with_placeholders_filled` does it.
+    """
+
+    def __init__(self, casts: tuple[tuple[int, Any], ...], slots: tuple[int, ...], refusal: Exception) -> None:
+        super().__init__(casts)
+        self.casts = casts  # (index of the name, its abstract value after one iteration)
+        self.slots = slots  # the array leaves (indices into the entry's arrays) that are bools turned numbers
+        self.refusal = refusal
+
+
 def with_placeholders_filled(run: Callable[[tuple], Any], state: tuple) -> Any:
-    """``run(state)``, starting unassigned placeholder names as zeros of the type the body gives them.
+    """``run(state)``, starting unassigned placeholder names as zeros of the type the body gives them,
+    and bools that the body turns into numbers as those numbers.
 
     The zeros are never seen: every read of such a name follows an assignment (for the return value:
-    it is read only once the ``returned`` flag, set together with it, is true).
+    it is read only once the ``returned`` flag, set together with it, is true). Each retry fills or
+    promotes at least one name, once.
     """
     filled = list(state)
-    for _ in range(len(filled) + 1):
+    for _ in range(2 * len(filled) + 1):
         try:
             return run(tuple(filled))
         except PlaceholderNeeded as needed:
             for index, value in needed.fills:
                 filled[index] = zeros_like_value(value)
+        except PromotionNeeded as needed:
+            for index, value in needed.casts:
+                filled[index] = _bools_cast_like(filled[index], value)
     return run(tuple(filled))
+
+
+def _bools_cast_like(entry: Any, target: Any) -> Any:
+    """``entry`` with each bool array leaf converted to the dtype of ``target``'s leaf (True is 1)."""
+    def cast(leaf: Any, wanted: Any) -> Any:
+        if is_array_leaf(leaf) and jax.typeof(leaf).dtype == jnp.bool_ and wanted.dtype != jnp.bool_:
+            return jnp.asarray(leaf, wanted.dtype)
+        return leaf
+
+    return jax.tree_util.tree_map(cast, entry, target)
+
+
+def _bool_turned_number(before: Any, after: Any) -> bool:
+    """A strongly typed bool that one iteration turns into a number (a weak one JAX promotes itself)."""
+    old, new = jax.typeof(before), jax.typeof(after)
+    return old.dtype == jnp.bool_ and not old.weak_type and new.dtype != jnp.bool_
+
+
+def _bool_promotions(before: Split, after: Split, found: list[Difference], sides: Sides) -> PromotionNeeded | None:
+    """The promotion that removes every difference in ``found``, if each is a bool turned number."""
+    casts: list[tuple[int, Any]] = []
+    slots: list[int] = []
+    abstract_after = after.rebuild(after.abstract().arrays)
+    for difference in found:
+        if difference.what != DTYPE:
+            return None
+        index = before.names.index(difference.name)
+        array_slots = [slot for slot in before.slots[index] if not isinstance(slot, tuple)]
+        for slot, old, new in zip(array_slots, _leaf_types(before, index), _leaf_types(after, index)):
+            if old.dtype == new.dtype:
+                continue
+            if old.dtype != jnp.bool_ or not jnp.issubdtype(new.dtype, jnp.number):
+                return None
+            slots.append(slot)
+        casts.append((index, abstract_after[index]))
+    if not casts:
+        return None
+    return PromotionNeeded(tuple(casts), tuple(slots), mismatch_error(found, sides))
 
 
 def check_structure(before: Split, after: Split, site: Site) -> None:
@@ -180,10 +239,18 @@ class LoopCarry:
         self.returned: Split | None = None
 
     def arrays_after(self, values: Sequence[Any]) -> list[Any]:
-        """The array leaves of what one iteration returned, once its structure is checked."""
+        """The array leaves of what one iteration returned, once its structure is checked.
+
+        Raises :class:`PromotionNeeded` when the only type changes are bools turned numbers.
+        """
         out = Split.of(values, self.split.names)
         self.returned = out.abstract()
         check_structure(self.split, out, self.site)
+        if any(_bool_turned_number(before, after) for before, after in zip(self.split.arrays, out.arrays)):
+            found, sides = differences(self.split, out, _loop_tolerates), Sides.of_loop(self.site)
+            promotion = _bool_promotions(self.split, out, found, sides)
+            if promotion is not None:
+                raise promotion
         return out.arrays
 
     def translated(self, error: TypeError) -> Exception:

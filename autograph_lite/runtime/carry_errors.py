@@ -142,6 +142,9 @@ def _fix(difference: Difference, sides: Sides) -> str:
 
 def _loop_type_fix(name: str, what: str, before: Any, after: Any) -> str:
     """Start the variable with the type the body gives it; a shape that grows cannot be carried."""
+    if what == DTYPE and before.dtype == np.bool_:
+        return (f"Start it as a number: {name} = jnp.asarray({name}, {after.dtype.name!r}); a bool the first iteration "
+                "reads as a bool (~, a comparison) is not converted for you, since True and 1 differ there.")
     if what == DTYPE and _is_float(after) and not _is_float(before):
         return f"Start it as a float: {name} = 0.0, or jnp.asarray({name}, jnp.{after.dtype.name})."
     if what == DTYPE:

@@ -4,6 +4,10 @@
 their arguments once built, so calls to them from converted code get :func:`open_builtin`'s
 versions. With concrete arguments it returns the builtin's own result; otherwise a small
 description that the loop operator stages and that still iterates like the builtin.
+
+A traced ``range`` bound follows Python's rule for ``range``: an integer, or a bool (``range(True)``
+is ``range(1)``), which is counted as the int32 it stands for; a float bound is a located
+``StagingTypeError``, as Python's ``TypeError`` for ``range(1.5)``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import Any
 
 import jax.numpy as jnp
 
+from ..errors import StagingTypeError
+from .locations import caller_location
 from .values import is_traced
 
 
@@ -94,7 +100,7 @@ def open_builtin(function: Any) -> Callable[..., Any] | None:
 def _range(*args: Any) -> Any:
     if not any(is_traced(a) for a in args):
         return builtins.range(*args)
-    return TracedRange(*_range_bounds(*args))
+    return TracedRange(*(_integer_bound(bound) for bound in _range_bounds(*args)))
 
 
 def _enumerate(iterable: Any, start: Any = 0) -> Any:
@@ -120,6 +126,23 @@ def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
     if len(args) == 3:
         return args
     raise TypeError(f"range expected at most 3 arguments, got {len(args)}")
+
+
+def _integer_bound(bound: Any) -> Any:
+    """A bound of a range with a traced bound, as the integer Python's ``range`` would take it."""
+    dtype = jnp.result_type(bound)
+    if jnp.issubdtype(dtype, jnp.integer):
+        return bound
+    if jnp.issubdtype(dtype, jnp.bool_):
+        return jnp.asarray(bound, jnp.int32)
+    found = f"a traced {dtype.name} value" if is_traced(bound) else f"{bound!r} ({type(bound).__name__})"
+    raise StagingTypeError(
+        f"range() takes integers (or bools), but a bound of this range is {found}; eager Python raises "
+        "TypeError: 'float' object cannot be interpreted as an integer",
+        caller_location(),
+        "Convert the bound to an integer first: range(int(n)) truncates toward zero, "
+        "range(jnp.round(n).astype(jnp.int32)) rounds.",
+    )
 
 
 def _holds_array(values: tuple[Any, ...]) -> bool:

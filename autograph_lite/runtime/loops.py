@@ -31,11 +31,12 @@ from jax import lax
 
 from ..errors import ConversionError, Location
 from . import appends, effects, items, report
-from .carry import Carried, LoopCarry, with_placeholders_filled
+from .carry import Carried, LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, refuse_effect, staged_cond
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
+from .promotion import reads_bools_as_numbers
 from .static_loop_policy import StaticSequence, remembering_trial_decisions, static_sequence, why_python
 from .values import Undefined, is_traced, to_predicate
 
@@ -285,7 +286,7 @@ def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
     def step(counter_and_arrays: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
         i, arrays = counter_and_arrays
         with appends.inside(appends.Forbidden(construct, location)):
-            return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry)
+            return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, stop_test)
 
     try:
         _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(count.lower), carry.split.arrays))
@@ -300,7 +301,7 @@ def _staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tu
     try:
         arrays = lax.while_loop(
             lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
-            lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry),
+            lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry, predicate),
             carry.split.arrays,
         )
     except TypeError as error:
@@ -314,11 +315,23 @@ def _forbid_appends(construct: str, location: Location, function: Callable[..., 
         return function(*args)
 
 
-def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry) -> list[Any]:
-    """One trace of a staged loop body on the carried ``arrays``, its result checked against the entry state."""
+def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
+              test: Callable[..., Any] | None = None) -> list[Any]:
+    """One trace of a staged loop body on the carried ``arrays``, its result checked against the entry state.
+
+    A carried bool that the body turns into a number starts as that number only where the first
+    iteration (the body, and the loop's ``test`` if it has one) reads it as one (:mod:`.promotion`).
+    """
     values = carry.split.rebuild(arrays)
     appends.carry_entered(values, carry.entry)
-    return carry.arrays_after(body(*values))
+    returned = body(*values)
+    try:
+        return carry.arrays_after(returned)
+    except PromotionNeeded as needed:
+        readers = (body,) if test is None else (body, test)
+        if reads_bools_as_numbers(readers, carry.entry, carry.split, needed.slots):
+            raise
+        raise needed.refusal from None
 
 
 # --- evaluating a loop test aside ----------------------------------------------------------------
