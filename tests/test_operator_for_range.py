@@ -171,10 +171,12 @@ def test_for_auto_policy_stages_a_loop_that_first_assigns_a_name_read_after_it()
     assert "scan" in primitives(lambda x: last_scaled_op(x, "auto"), 2.0)
 
 
-@pytest.mark.xfail(strict=True, reason="range() with a traced zero step runs iterations instead of raising "
-                                       "Python's ValueError('range() arg 3 must not be zero')")
 def test_for_over_traced_range_with_zero_step_is_an_error() -> None:
-    with pytest.raises(ValueError):
+    """Python raises ValueError; a traced step is checked at run time (before: iterations ran)."""
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
         count_and_sum(5, 0, 0)
-    with pytest.raises(Exception):  # noqa: B017 (any error is better than a silent number)
+    with pytest.raises(Exception, match="range\\(\\) arg 3 must not be zero"):
         jax.block_until_ready(_count_and_sum_jit(5, 0, 0))
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):  # a concrete step: at once
+        jax.jit(lambda a: count_and_sum_op(a, 0, 0))(5)
+    assert_same(_count_and_sum_jit(5, 0, -2), count_and_sum(5, 0, -2))  # a non-zero traced step still runs

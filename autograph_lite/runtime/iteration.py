@@ -17,9 +17,11 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
-from ..errors import StagingTypeError
+from ..errors import Location, StagingTypeError
 from .locations import caller_location
 from .values import is_traced
 
@@ -100,7 +102,24 @@ def open_builtin(function: Any) -> Callable[..., Any] | None:
 def _range(*args: Any) -> Any:
     if not any(is_traced(a) for a in args):
         return builtins.range(*args)
-    return TracedRange(*(_integer_bound(bound) for bound in _range_bounds(*args)))
+    start, stop, step = (_integer_bound(bound) for bound in _range_bounds(*args))
+    if not is_traced(step) and step == 0:
+        raise ValueError("range() arg 3 must not be zero")  # as Python, before the loop
+    if is_traced(step):
+        _refuse_zero_step_at_run_time(step, caller_location())
+    return TracedRange(start, stop, step)
+
+
+def _refuse_zero_step_at_run_time(step: jax.Array, location: Location) -> None:
+    """Python raises ``ValueError`` for a zero step; a traced step is known only at run time, so the
+    check runs there (a host callback: under ``jit`` the error arrives as JAX's runtime error, with
+    Python's message and the user's line in it) instead of the loop silently running iterations."""
+
+    def check(value: np.ndarray) -> None:
+        if np.any(np.asarray(value) == 0):
+            raise ValueError(f"{location}: range() arg 3 must not be zero")
+
+    jax.debug.callback(check, step)
 
 
 def _enumerate(iterable: Any, start: Any = 0) -> Any:
