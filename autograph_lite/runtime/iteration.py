@@ -110,14 +110,14 @@ def _range(*args: Any) -> Any:
     return TracedRange(start, stop, step)
 
 
-def _refuse_zero_step_at_run_time(step: jax.Array, location: Location) -> None:
+def _refuse_zero_step_at_run_time(step: jax.Array, location: Location | None) -> None:
     """Python raises ``ValueError`` for a zero step; a traced step is known only at run time, so the
     check runs there (a host callback: under ``jit`` the error arrives as JAX's runtime error, with
     Python's message and the user's line in it) instead of the loop silently running iterations."""
 
     def check(value: np.ndarray) -> None:
         if np.any(np.asarray(value) == 0):
-            raise ValueError(f"{location}: range() arg 3 must not be zero")
+            raise ValueError(f"{location or 'range()'}: range() arg 3 must not be zero")
 
     jax.debug.callback(check, step)
 
