@@ -76,6 +76,7 @@ from program_model import (  # noqa: F401 - Case and regression_text re-exported
 from program_printing import Printing
 from program_pytrees import Pytrees
 from program_regressions import load_regression, main, reduce_case, save_regression  # noqa: F401 - re-exported
+from program_with_try import WithTry
 
 # --- features ------------------------------------------------------------------------------------
 
@@ -116,10 +117,11 @@ FEATURES: dict[str, str] = {
     "array_helpers": "module-level helpers updating float arrays in place (checked on NumPy inputs)",
     "print": "print / f-strings with format specs, sep= and end= (stdout compared)",
     "pytrees": "tuples and dicts of values carried through loops and branches",
+    "with_try": "with / try (finally, except + else) around statements that may exit (program_with_try.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees"})
 OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins",
-                            "maybe_undefined_use", "del"}) | EFFECT_FEATURES
+                            "maybe_undefined_use", "del", "with_try"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
@@ -147,7 +149,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

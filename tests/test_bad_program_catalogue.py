@@ -60,9 +60,15 @@ ENTRIES = {
     "one_element_or_scalar": (autograph_lite.TracedPredicateError, (jnp.ones(1, F32), F32(2.0))),
     "unroll_traced_range": (autograph_lite.ConversionError, (F32(1.0), I32(3))),
     "factorial": (autograph_lite.ConversionError, (I32(5),)),
-    "return_inside_try_in_loop": (autograph_lite.UnsupportedSyntaxError, (XS,)),
+    "break_inside_match_in_loop": (autograph_lite.UnsupportedSyntaxError, (XS,)),
     "min_of_matrix": (autograph_lite.TracedPredicateError, (jnp.ones((2, 2), F32),)),
     "bool_of_vector": (autograph_lite.TracedPredicateError, (XS,)),
+    "float_range_bound": (autograph_lite.StagingTypeError, (F32(2.0),)),
+    "bool_carry_read_as_a_bool": (autograph_lite.StagingTypeError, (I32(3),)),
+    "max_key_over_items_of_two_shapes": (autograph_lite.StagingTypeError, (XS,)),
+    "min_key_of_rows": (autograph_lite.TracedPredicateError, (jnp.ones((2, 2), F32),)),
+    "vector_in_tuple": (autograph_lite.TracedPredicateError, (XS,)),
+    "traced_key_in_dict": (autograph_lite.TracedPredicateError, (I32(1),)),
 }
 # These take a Python object that jit cannot trace: it is closed over instead.
 WITH_STATE = {"attribute_write_in_traced_if", "attribute_write_in_traced_while"}

@@ -10,6 +10,7 @@ what the operator does: it puts ``if not <stop test>: break`` at the top of that
 from __future__ import annotations
 
 import ast
+import contextlib
 import itertools
 import textwrap
 
@@ -293,6 +294,49 @@ def return_read_maybe_unbound(xs, limit):
     return last
 
 
+def return_in_suppressing_with(x):
+    with contextlib.suppress(ZeroDivisionError):
+        if x > 3:
+            return 6 // (x - 4)  # raises at x == 4: suppressed, the code after the `with` runs
+        x = x + 10
+    return x - 1
+
+
+def exits_in_try_blocks(xs, limit):
+    total = 0
+    for v in xs:
+        try:
+            if v < 0:
+                continue
+            r = 6 // (v - 2)
+        except ZeroDivisionError:
+            if limit > 1:
+                return -1
+            break
+        else:
+            if r > limit:
+                break
+            total += r
+        finally:
+            total += 100
+    return total
+
+
+def exits_in_finally(xs, limit):
+    total = 0
+    for v in xs:
+        try:
+            if v == 3:
+                return total
+            total += 6 // (v - 2) if limit != 0 else v
+        finally:
+            if v < 0:
+                continue  # noqa: B012 (it discards the pending exception: the point of the test)
+            if v == limit:
+                break  # noqa: B012
+    return total
+
+
 SMALL = range(-3, 6)
 LISTS = [list(values) for length in range(4) for values in itertools.product([-1, 0, 2, 3], repeat=length)]
 INPUTS = {
@@ -307,6 +351,9 @@ INPUTS = {
     return_from_inner_loop: list(itertools.product(LISTS[::2], LISTS[::3])),
     exits_in_both_branches: list(itertools.product(range(9), range(1, 4))),
     return_read_maybe_unbound: list(itertools.product(LISTS, [0, 2])),
+    return_in_suppressing_with: [(x,) for x in SMALL],
+    exits_in_try_blocks: list(itertools.product(LISTS, [0, 1, 2])),
+    exits_in_finally: list(itertools.product(LISTS, [-1, 0, 2, 3])),
 }
 
 
@@ -347,3 +394,6 @@ def test_the_inputs_reach_every_exit():
         "returns", "raises"
     }
     assert {outcome(exits_in_both_branches, args)[1] == 0 for args in INPUTS[exits_in_both_branches]} == {True, False}
+    assert {outcome(exits_in_finally, args)[0] for args in INPUTS[exits_in_finally]} == {"returns", "raises"}
+    assert {outcome(exits_in_try_blocks, args)[1] for args in INPUTS[exits_in_try_blocks]} >= {-1, 0, 100, 200}
+    assert {outcome(return_in_suppressing_with, args)[1] for args in INPUTS[return_in_suppressing_with]} >= {3, 6, 9}

@@ -6,7 +6,6 @@ Each error names the user's ``file.py:LINE``, computed from this file's source.
 
 from __future__ import annotations
 
-import contextlib
 import re
 import warnings
 
@@ -90,19 +89,18 @@ def walrus_in_ternary(x):
     return x if x > 0 else (y := -x)
 
 
-def return_inside_with(x):
-    with contextlib.nullcontext():
-        if x > 0:
+def return_inside_match(x):
+    match 1:
+        case 1:
             return x
     return -x
 
 
-def break_inside_try(x):
+def break_inside_match(x):
     for _ in range(3):
-        try:
-            break
-        finally:
-            pass
+        match 1:
+            case 1:
+                break
     return x
 
 
@@ -122,9 +120,9 @@ UNSUPPORTED = [
      "Assign y on its own line first"),
     (walrus_in_ternary, "(y := -x)", "an assignment expression (`:=`) in an operand that Python evaluates lazily",
      "Assign y on its own line first"),
-    (return_inside_with, "with contextlib", "`return` / `break` / `continue` inside a `with` statement cannot be converted",
+    (return_inside_match, "match 1", "`return` / `break` / `continue` inside a `match` statement cannot be converted",
      "Move the exit out of the statement"),
-    (break_inside_try, "try:", "`return` / `break` / `continue` inside a `try` statement cannot be converted",
+    (break_inside_match, "match 1", "`return` / `break` / `continue` inside a `match` statement cannot be converted",
      "Move the exit out of the statement"),
 ]
 

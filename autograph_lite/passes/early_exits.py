@@ -15,6 +15,16 @@ gets a *stop test* (see below) that the loop operator checks before each iterati
 A loop's ``else`` runs under ``if not break_flag:``. The flags are ordinary variables: concrete ones
 keep Python's control flow, traced ones become ``lax.cond`` / loop-carried booleans.
 
+**Exits in ``with`` and ``try``** always take flags (lifting would move code across the statement's
+boundary). The statement itself stays Python, run once at trace time, so ``__enter__`` / ``__exit__``
+run and exceptions propagate as in Python; only its blocks are rewritten, with Python's rules: what
+follows an exit in its block and after the statement is guarded; a ``try``'s ``else`` runs only if
+the body set no flag (it completed normally); ``finally`` runs on every path, unguarded. A
+``finally`` that may exit becomes plain statements after a ``try`` that catches any exception: the
+flags it may set start cleared (its own guards see its own exits only), and its exit replaces what
+was pending, as in Python (a ``return`` there overrides a pending return, a ``break`` a pending
+return, either discards a pending exception, which is raised again only if it did not exit).
+
 The stop tests are not in the tree (a ``for`` statement has no place for one): they are a fact for
 the later passes, ``ScopeFacts.stop_tests``. On its own, the rewritten tree runs as the original
 where a loop honours its stop test, checking it after taking each item and stopping when it is false.
@@ -168,6 +178,11 @@ class _Flags:
             return [node]
         if isinstance(node, _LOOPS):
             return self.loop(node, loop)
+        if isinstance(node, gast.With):
+            node.body = self.block(node.body, loop) or [nodes.pass_statement(node.lineno)]
+            return [node]
+        if isinstance(node, gast.Try):
+            return self.try_statement(node, loop)
         if self.flags_set_by(node, loop):
             raise UnsupportedSyntaxError(
                 f"`return` / `break` / `continue` inside a `{type(node).__name__.lower()}` statement "
@@ -176,6 +191,25 @@ class _Flags:
                 "Move the exit out of the statement: set a flag inside it and act on the flag after it.",
             )
         return [node]
+
+    def try_statement(self, node: gast.Try, loop: _LoopFlags | None) -> list[gast.stmt]:
+        """Flags in every block of a Python ``try``; its ``else`` runs only if the body set none."""
+        pending = set().union(*(self.flags_set_by(s, loop) for s in node.body + node.handlers + node.orelse))
+        final_exits = set().union(*(self.flags_set_by(s, loop) for s in node.finalbody))
+        body_exits = set().union(*(self.flags_set_by(s, loop) for s in node.body))
+        node.body = self.block(node.body, loop) or [nodes.pass_statement(node.lineno)]
+        for handler in node.handlers:
+            handler.body = self.block(handler.body, loop) or [nodes.pass_statement(handler.lineno)]
+        orelse = self.block(node.orelse, loop)
+        if orelse and body_exits:
+            orelse = [_guard(body_exits, node.orelse[0].lineno, orelse)]
+        node.orelse = orelse
+        finalbody = self.block(node.finalbody, loop)
+        if not final_exits:
+            node.finalbody = finalbody
+            return [node]
+        node.finalbody = []
+        return _exiting_finally(node, finalbody, pending, final_exits)
 
     def loop(self, node: gast.For | gast.While, outer: _LoopFlags | None) -> list[gast.stmt]:
         line = node.lineno
@@ -219,6 +253,57 @@ def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
     return nodes.if_statement(nodes.none_of(sorted(flags), line), body or [nodes.pass_statement(line)], line)
 
 
+def _exiting_finally(
+    node: gast.Try, finalbody: list[gast.stmt], pending: set[str], final_exits: set[str]
+) -> list[gast.stmt]:
+    """A ``finally`` that may exit, as plain statements after the ``try``.
+
+    Its exit replaces whatever was pending, as in Python: the exits the other blocks set (their flags
+    are cleared) and an exception, which is caught here and raised again only if the block did not
+    exit. The flags it may set start cleared, so that its own guards see its own exits only.
+    """
+    line = node.lineno
+    caught, exception = f"{PREFIX}caught_L{line}", f"{PREFIX}exception_L{line}"
+    exited = f"{PREFIX}finally_exited_L{line}"
+    inner = [node] if node.handlers else node.body
+    handler = _placed(gast.ExceptHandler(type=nodes.name("BaseException", line), name=nodes.name(caught, line, store=True),
+                                         body=[nodes.assign(exception, nodes.name(caught, line), line)]), line)
+    result = nodes.assign_constant(exception, None, line)
+    result.append(_placed(gast.Try(body=inner, handlers=[handler], orelse=[], finalbody=[]), line))
+    overridden = sorted(pending & final_exits)
+    for flag in overridden:
+        result.append(nodes.assign(_before(flag, line), nodes.name(flag, line), line))
+        result.extend(nodes.assign_constant(flag, False, line))
+    result.extend(finalbody)
+    any_final_exit = nodes.none_of(sorted(final_exits), line).operand  # `a or b`, without the `not`
+    result.append(nodes.assign(exited, any_final_exit, line))
+    for flag in sorted(pending):
+        still_pending = nodes.both(nodes.name(_before(flag, line) if flag in final_exits else flag, line),
+                                   _negated(nodes.name(exited, line), line), line)
+        value = _placed(gast.BoolOp(op=gast.Or(), values=[nodes.name(flag, line), still_pending]), line)
+        result.append(nodes.assign(flag, value if flag in final_exits else still_pending, line))
+    raised = _placed(gast.Compare(left=nodes.name(exception, line), ops=[gast.IsNot()],
+                                  comparators=[nodes.constant(None, line)]), line)
+    reraise = _placed(gast.Raise(exc=nodes.name(exception, line), cause=None), line)
+    test = nodes.both(raised, _negated(nodes.name(exited, line), line), line)
+    return result + [nodes.if_statement(test, [reraise], line)]
+
+
+def _before(flag: str, line: int) -> str:
+    return f"{flag}_before_L{line}"
+
+
+def _negated(expression: gast.expr, line: int) -> gast.expr:
+    return _placed(gast.UnaryOp(op=gast.Not(), operand=expression), line)
+
+
+def _placed(node: gast.AST, line: int) -> gast.AST:
+    """``node`` at ``line``, as the builders in ``nodes`` place what they make."""
+    node.lineno = node.end_lineno = line
+    node.col_offset = node.end_col_offset = 0
+    return node
+
+
 # --- shared helpers ------------------------------------------------------------------------------
 
 
@@ -246,10 +331,17 @@ def _any_loop_exit(body: list[gast.stmt]) -> bool:
 
 
 def _always_returns(statements: list[gast.stmt]) -> bool:
+    """Whether no path falls through ``statements``. A ``try`` falls through only by its body (with its
+    ``else``) or a handler, unless its ``finally`` returns; a ``with`` may always fall through: its
+    context manager may suppress an exception."""
     for statement in statements:
         if isinstance(statement, (gast.Return, gast.Raise)):
             return True
         if isinstance(statement, gast.If) and _always_returns(statement.body) and _always_returns(statement.orelse):
+            return True
+        if isinstance(statement, gast.Try) and (_always_returns(statement.finalbody) or (
+            _always_returns(statement.body + statement.orelse) and all(_always_returns(h.body) for h in statement.handlers)
+        )):
             return True
     return False
 

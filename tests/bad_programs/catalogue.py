@@ -232,13 +232,13 @@ def factorial(n):
     return n * factorial(n - 1)  # error: 'factorial' calls itself without end while tracing
 
 
-def return_inside_try_in_loop(xs):
+def break_inside_match_in_loop(xs):
+    total = 0.0
     for x in xs:
-        try:  # error: `return` / `break` / `continue` inside a `try` statement
-            return x
-        finally:
-            pass
-    return 0.0
+        match x.ndim:  # error: `return` / `break` / `continue` inside a `match` statement
+            case 0:
+                break
+    return total
 
 
 def min_of_matrix(m):
@@ -251,3 +251,36 @@ def bool_of_vector(xs):
 
 def one_element_or_scalar(v, x):
     return v or x  # error: the operands of `or` have shapes (1,) and ()
+
+
+def float_range_bound(x):
+    total = 0.0
+    for i in range(x):  # error: range() takes integers (or bools), but a bound of this range is a traced float32 value
+        total = total + i
+    return total
+
+
+def bool_carry_read_as_a_bool(x):
+    flag = x > 0
+    for i in range(x):  # error: 'flag' is bool[] before the `for` loop but weakly typed i32[] after one iteration
+        flag = ~flag + 1
+    return flag
+
+
+def max_key_over_items_of_two_shapes(xs):
+    return max(xs, xs[:2], key=lambda v: v[0])  # error: max() / min() with key= on traced keys must return one of its items
+
+
+def min_key_of_rows(m):
+    return min(m, key=lambda row: row * 2)  # error: min() with key= got a key of shape (2,)
+
+
+def vector_in_tuple(xs):
+    return xs in (1.0, 2.0)  # error: `in` compares the element with each item, and one comparison is a traced array of shape (3,)
+
+
+def traced_key_in_dict(x):
+    names = {1: "one", 2: "two"}
+    if x in names:  # error: `in` on a dict hashes the element, and a traced JAX value has no hash
+        return x * 2
+    return x

@@ -185,3 +185,34 @@ EXAMPLES = {
     "builtins_on_traced_values": [(F32(1.0), F32(2.0)), (F32(-1.0), F32(2.0))],
     "closure_reads_loop_variable": [(I32(0),), (I32(3),)],
 }
+
+
+import jax  # noqa: E402 (here, so that the lines of the functions above, and their goldens, stay as they are)
+
+
+def return_in_with(x):
+    with jax.named_scope("block"):
+        if x > 0:
+            return x * 2
+        x = x + 1
+    return -x
+
+
+def exits_in_try(x, n):
+    i = 0
+    while i < n:
+        try:
+            if x < i:
+                break
+            i += 1
+        except ZeroDivisionError:
+            return x
+        else:
+            x = x + 1
+        finally:
+            x = x * 2
+    return x + i
+
+
+EXAMPLES["return_in_with"] = [(F32(3.0),), (F32(-3.0),)]
+EXAMPLES["exits_in_try"] = [(F32(1.5), I32(5)), (F32(100.0), I32(3)), (F32(-1.0), I32(4))]

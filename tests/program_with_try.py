@@ -1,0 +1,116 @@
+"""``with`` and ``try`` statements around code that may exit, in generated programs (feature ``with_try``).
+
+The converter keeps such a statement as Python (run once, at trace time) and turns only the exits in
+its blocks into flags, so the generator puts statements that may ``return`` / ``break`` / ``continue``
+(the exits that ``early_return``, ``return_in_loop`` and ``break_continue`` allow) inside:
+
+- ``with jax.named_scope(...)`` (one or two context managers);
+- ``try`` / ``finally``, the ``finally`` assigning a new variable or exiting under a condition (an
+  exit there replaces a pending one);
+- ``try`` / ``except`` / ``else``, the ``else`` (run only when the body did not exit) with statements
+  of its own that may exit.
+
+No generated statement raises, so a handler never runs: its body is an exit or ``pass``. The scope
+model still allows for the paths Python has and the converter's analysis sees (docs/semantics.md): a
+``with`` may fall through (its context manager could suppress an exception), a ``try`` through its
+handler, and what either first assigns, a ``finally`` included, is bound on some paths only after it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from program_model import MAX_DEPTH, Block, Ctx, Scope, indent
+
+
+class WithTry:
+    """The ``with`` and ``try`` statement kinds; a mixin of the program builder."""
+
+    module_parts: dict[str, str]
+    used: set[str]
+
+    def extra_statements(self, scope: Scope, ctx: Ctx) -> list[str]:
+        kinds = super().extra_statements(scope, ctx)
+        if self.has("with_try") and self.budget > 0 and ctx.depth < MAX_DEPTH:
+            kinds += ["with", "try"] * (3 if ctx.depth == 0 else 1)
+        return kinds
+
+    def stmt_with(self, scope: Scope, ctx: Ctx) -> Block:
+        self.used.add("with_try")
+        self.module_parts["jax"] = "import jax"
+        header = self.pick(['with jax.named_scope("s"):', 'with jax.named_scope("s"), jax.named_scope("t"):'])
+        body = self.body_that_may_exit(scope, ctx)
+        # A context manager may suppress an exception: the converter allows for a path past the `with`
+        # from any point of its body (a returning `with` at the end of a function needs a `return` after it).
+        return Block([header] + indent(body.lines), self.first_assigned_maybe(scope, body.scope))
+
+    def stmt_try(self, scope: Scope, ctx: Ctx) -> Block:
+        self.used.add("with_try")
+        body = self.body_that_may_exit(scope, ctx)
+        lines = ["try:"] + indent(body.lines)
+        if not (body.exits or self.chance(50)):
+            return self.with_finally(lines, scope, body, ctx, required=True)
+        handler = self.exit_statement(ctx, scope) or "pass"
+        lines += ["except ZeroDivisionError:"] + indent([handler])
+        if not body.exits and self.chance(60):
+            body = self.body_that_may_exit(body.scope, ctx)
+            lines += ["else:"] + indent(body.lines)
+        # The handler never runs, but the converter allows for it: the try exits (returns) on every
+        # path only if the handler exits (returns) too.
+        body = dataclasses.replace(body, exits=body.exits and handler != "pass",
+                                   returns=body.returns and handler.startswith("return"))
+        return self.with_finally(lines, scope, body, ctx, required=False)
+
+    def with_finally(self, lines: list[str], before: Scope, last: Block, ctx: Ctx, required: bool) -> Block:
+        """``lines`` (a ``try`` and its clauses) and a ``finally`` if ``required``, or by chance.
+
+        ``last`` is the body or the ``else``, whichever ran last. The ``finally`` reads only what was
+        bound before the ``try`` (it also runs after an exit part way through the body): it assigns a
+        new variable, or exits under a condition.
+        """
+        last = dataclasses.replace(last, scope=self.first_assigned_maybe(before, last.scope))
+        if not required and not self.chance(40):
+            return Block(lines, last.scope, last.exits, last.returns)
+        exit_line = self.allowed_exit(ctx, before) if self.chance(40) else None
+        if exit_line is not None:
+            final = [f"if {self.condition(before).text}:"] + indent([exit_line])
+            returns = last.returns and exit_line.startswith("return")
+            return Block(lines + ["finally:"] + indent(final), last.scope, last.exits, returns)
+        assigned = self.stmt_assign_new(before, ctx)
+        scope = last.scope.copy()  # the converter's analysis takes what a `finally` assigns for maybe assigned
+        for name in set(assigned.scope.defined) - set(before.defined):
+            scope.maybe[name] = assigned.scope.defined[name]
+        return Block(lines + ["finally:"] + indent(assigned.lines), scope, last.exits, last.returns)
+
+    @staticmethod
+    def first_assigned_maybe(before: Scope, after: Scope) -> Scope:
+        """``after`` with the names the ``try`` first assigned bound on some paths only: an exception
+        may skip their assignment in Python, and the converter's analysis, which allows for that, does
+        not let a name assigned after a traced exit in a ``try`` be read after it (docs/semantics.md)."""
+        scope = after.copy()
+        for name in set(scope.defined) - set(before.defined):
+            scope.maybe[name] = scope.defined.pop(name)
+        return scope
+
+    def body_that_may_exit(self, scope: Scope, ctx: Ctx) -> Block:
+        """Statements with, often, an exit among them: at the end, or under a condition with more
+        statements after it (which the converter must guard); the block's own ``if`` arms may exit too."""
+        inner = dataclasses.replace(ctx, depth=ctx.depth + 1)
+        body = self.block(scope, inner, 2)
+        exit_line = None if body.exits or not self.chance(70) else self.allowed_exit(ctx, body.scope)
+        if exit_line is None:
+            return body
+        if self.chance(30):
+            return Block(body.lines + [exit_line], body.scope, True, exit_line.startswith("return"))
+        guarded = [f"if {self.condition(body.scope).text}:"] + indent([exit_line])
+        rest = self.block(body.scope, inner, 2)
+        returns = rest.returns and exit_line.startswith("return")
+        return Block(body.lines + guarded + rest.lines, rest.scope, rest.exits, returns)
+
+    def allowed_exit(self, ctx: Ctx, scope: Scope) -> str | None:
+        """An exit the features allow here, or None: ``exit_statement`` drawn until it gives one."""
+        for _ in range(4):
+            exit_line = self.exit_statement(ctx, scope)
+            if exit_line is not None:
+                return exit_line
+        return None

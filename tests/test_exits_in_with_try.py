@@ -1,0 +1,248 @@
+"""``return`` / ``break`` / ``continue`` inside ``with`` and ``try`` statements, against eager Python.
+
+The statement stays Python (run once, at trace time); only its exits become flags. Each function is
+checked on inputs that take every path, concrete (``convert``), traced (``jit``) and with static
+arguments; a recording context manager shows that ``__enter__`` / ``__exit__`` run exactly as eagerly,
+and exceptions keep their type and message.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+from support import assert_equivalent, where
+
+import autograph_lite
+
+F32, I32 = jnp.float32, jnp.int32
+
+
+class Recorder:
+    """A context manager that logs each ``__enter__`` and ``__exit__`` (with the exception type)."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __enter__(self) -> Recorder:
+        self.calls.append("enter")
+        return self
+
+    def __exit__(self, kind: type | None, value: object, traceback: object) -> bool:
+        self.calls.append(f"exit {kind.__name__ if kind else None}")
+        return False
+
+
+RECORDER = Recorder()
+
+
+def return_in_named_scope(x):
+    with jax.named_scope("block"):
+        if x > 0:
+            return x * 2
+    return -x
+
+
+def break_in_try_finally(x, n):
+    i = 0
+    count = 0
+    while i < n:
+        try:
+            if x < i:
+                break
+            i += 1
+        finally:
+            count += 1
+    return i + count * 10
+
+
+def continue_in_recording_with(x, n):
+    total = x
+    for i in autograph_lite.unroll(range(n)):  # "auto" would trace the body once more, aside
+        with RECORDER:
+            if i > x:
+                continue
+            total = total + i
+        total = total * 2
+    return total
+
+
+def return_in_try_finally_returns_default(x):
+    try:
+        if x > 1:
+            return x * 2
+    finally:
+        if x < 5:
+            return x - 100  # noqa: B012 (the point of the test)
+    return x
+
+
+def return_in_handler(x, n):
+    scales = [1.0, 2.0]
+    scale = 0.0  # a name assigned after a traced exit in a try, read after it, needs a value before
+    try:
+        scale = scales[n]
+    except IndexError:
+        if x > 0:
+            return -x
+        scale = 10.0
+    return x * scale
+
+
+def exit_in_else(x):
+    y = x
+    try:
+        y = x + 1
+    except ZeroDivisionError:
+        y = y * 0
+    else:
+        if y > 2:
+            return y
+        y = y * 3
+    return y - 1
+
+
+def return_in_with_in_try_in_loop(xs, limit):
+    found = -1.0
+    for v in xs:
+        try:
+            with RECORDER:
+                if v > limit:
+                    found = v
+                    break
+        finally:
+            found = found + 1
+    return found
+
+
+def break_in_finally_discards_return(x, n):
+    k = 0
+    for k in range(n):
+        try:
+            if x > k:
+                return x * 100
+        finally:
+            if k == 1:
+                break  # noqa: B012 (the point of the test)
+    return x + k
+
+
+def return_in_with_once(x):
+    with RECORDER:
+        if x > 0:
+            return x
+    return -x
+
+
+def raise_in_with(x, n):
+    with RECORDER:
+        if n > 1:
+            raise ValueError(f"n is {n}")
+        if x > 0:
+            return x
+    return -x
+
+
+def return_in_finally_discards_exception(x, n):
+    try:
+        if n > 1:
+            raise ValueError("discarded")
+        x = x + 1
+    finally:
+        if n > 2:
+            return x * 3  # noqa: B012 (the point of the test)
+    return x
+
+
+def returns_on_every_path_of_a_try(x):
+    try:
+        if x > 0:
+            return x * 2
+        else:
+            return -x
+    finally:
+        x = 0  # no `return None` after the `try`: it could not take the structure of the other returns
+
+
+CASES = [
+    (return_in_named_scope, [(F32(3.0),), (F32(-3.0),)], ()),
+    (break_in_try_finally, [(F32(1.5), I32(5)), (F32(10.0), I32(5)), (F32(-1.0), I32(0))], ()),
+    (continue_in_recording_with, [(F32(1.5), 4), (F32(-1.0), 3), (F32(9.0), 2)], (1,)),
+    (return_in_try_finally_returns_default, [(F32(3.0),), (F32(7.0),), (F32(0.5),)], ()),
+    (return_in_handler, [(F32(2.0), 1), (F32(2.0), 5), (F32(-2.0), 5)], (1,)),
+    (exit_in_else, [(F32(3.0),), (F32(0.5),)], ()),
+    (return_in_with_in_try_in_loop, [(jnp.asarray([1.0, 4.0, 2.0]), F32(3.0)), (jnp.asarray([1.0, 2.0]), F32(3.0))], ()),
+    (break_in_finally_discards_return, [(F32(0.5), 3), (F32(5.0), 3), (F32(5.0), 1), (F32(-1.0), 0)], (1,)),
+    (raise_in_with, [(F32(2.0), 0), (F32(-2.0), 1)], (1,)),
+    (return_in_with_once, [(F32(2.0),), (F32(-2.0),)], ()),
+    (returns_on_every_path_of_a_try, [(F32(2.0),), (F32(-2.0),)], ()),
+    (return_in_finally_discards_exception, [(F32(2.0), 3), (F32(2.0), 0)], (1,)),
+]
+
+
+@pytest.mark.parametrize(
+    "function, args, static",
+    [(f, args, static) for f, examples, static in CASES for args in examples],
+    ids=[f"{f.__name__}-{i}" for f, examples, _ in CASES for i in range(len(examples))],
+)
+def test_exits_in_with_and_try_match_eager(function, args, static):
+    assert_equivalent(function, *args, static_argnums=static)
+
+
+@pytest.mark.parametrize("function, args", [(return_in_named_scope, (3.0,)), (break_in_try_finally, (1.5, 5)),
+                                            (return_in_handler, (2.0, 5)), (exit_in_else, (0.5,))])
+def test_python_scalars_stay_python(function, args):
+    assert_equivalent(function, *args, static_argnums=tuple(range(len(args))))
+
+
+def calls_of(function, *args):
+    RECORDER.calls.clear()
+    function(*args)
+    return list(RECORDER.calls)
+
+
+@pytest.mark.parametrize("args", [(1.5, 4), (-1.0, 3)])
+def test_a_with_enters_and_exits_as_eagerly_once_per_execution(args):
+    eager = calls_of(continue_in_recording_with, *args)
+    assert eager == ["enter", "exit None"] * args[1]
+    assert calls_of(autograph_lite.convert(continue_in_recording_with), *args) == eager
+
+
+@pytest.mark.parametrize("x, dtype", [(2.0, jnp.float16), (-2.0, jnp.bfloat16)])
+def test_a_with_around_a_traced_exit_enters_once_per_trace(x, dtype):
+    assert calls_of(return_in_with_once, x) == ["enter", "exit None"]
+    assert calls_of(autograph_lite.convert(return_in_with_once), F32(x)) == ["enter", "exit None"]
+    fresh_trace = jnp.asarray(x, dtype)  # a type no other test traces it with
+    assert calls_of(autograph_lite.jit(return_in_with_once), fresh_trace) == ["enter", "exit None"]
+
+
+@pytest.mark.parametrize("convert", [lambda f: f, autograph_lite.convert,
+                                     lambda f: autograph_lite.jit(f, static_argnums=(1,))])
+def test_an_exception_in_the_body_propagates_with_its_type_and_message(convert):
+    RECORDER.calls.clear()
+    with pytest.raises(ValueError) as excinfo:
+        convert(raise_in_with)(F32(2.0), 3)
+    assert type(excinfo.value) is ValueError and str(excinfo.value) == "n is 3"  # JAX may add a note, not text
+    assert RECORDER.calls == ["enter", "exit ValueError"]
+
+
+@pytest.mark.parametrize("convert", [lambda f: f, autograph_lite.convert,
+                                     lambda f: autograph_lite.jit(f, static_argnums=(1,))])
+def test_a_finally_that_does_not_exit_keeps_the_exception(convert):
+    with pytest.raises(ValueError) as excinfo:
+        convert(return_in_finally_discards_exception)(F32(2.0), 2)
+    assert type(excinfo.value) is ValueError and str(excinfo.value) == "discarded"
+
+
+def return_in_match(x):
+    match 1:
+        case 1:
+            return x
+    return -x
+
+
+def test_an_exit_in_a_match_is_still_a_located_error():
+    with pytest.raises(autograph_lite.UnsupportedSyntaxError) as excinfo:
+        autograph_lite.convert(return_in_match)
+    assert str(excinfo.value).startswith(where(return_in_match, "match 1:") + ": ")
+    assert "inside a `match` statement cannot be converted" in str(excinfo.value)
