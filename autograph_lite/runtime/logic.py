@@ -155,5 +155,6 @@ def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
             "Reduce it first with `.any()` or `.all()`, or use jnp.logical_and / logical_or / "
             "logical_not for element-wise logic.",
         )
-    array = array.reshape(())  # one element: its truth is the array's, as Python's bool(array)
+    if array.ndim:  # one element: its truth is the array's, as Python's bool(array)
+        array = array.reshape(())
     return array if array.dtype == jnp.bool_ else array != 0

@@ -92,7 +92,8 @@ def _truth_of_comparison(equal: Any, where: Callable[[], Any]) -> jax.Array:
             location_of(where),
             _ISIN_FIX,
         )
-    array = array.reshape(())
+    if array.ndim:
+        array = array.reshape(())
     return array if array.dtype == jnp.bool_ else array != 0
 
 
@@ -108,7 +109,8 @@ def _in_range(element: Any, numbers: range, where: Callable[[], Any]) -> Any:
             location_of(where),
             _ISIN_FIX,
         )
-    value = value.reshape(())
+    if value.ndim:
+        value = value.reshape(())
     if value.dtype == jnp.bool_:
         value = value.astype(jnp.int32)  # True == 1, as Python compares it
     first, last = numbers[0], numbers[-1]
