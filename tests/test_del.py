@@ -13,6 +13,7 @@ import textwrap
 import gast
 import jax.numpy as jnp
 import pytest
+from golden.analysis.corpus import deleted_in_try_then_assigned_on_one_path, deleted_then_assigned_on_one_path
 
 import autograph_lite
 from autograph_lite import ConversionError
@@ -20,25 +21,6 @@ from autograph_lite.analysis import NameScanner, analyze
 from autograph_lite.analysis.assigned_before_read import assigned_before_every_read
 
 UNBOUND_Y = "cannot access local variable 'y' where it is not associated with a value"
-
-
-def deleted_then_assigned_on_one_path(x):
-    y = x + 1
-    del y
-    if x > 0:
-        y = 2
-    return y
-
-
-def deleted_in_try_then_assigned_on_one_path(x):
-    y = x + 1
-    try:
-        del y
-    except NameError:
-        pass
-    if x > 0:
-        y = 2
-    return y
 
 
 def deleted_then_assigned_again(x):
