@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from ..errors import StagingTypeError, TracedPredicateError
 from . import printing
 from .locations import caller_location
-from .values import any_traced, is_array_leaf
+from .values import any_traced, is_array_leaf, truth_of_one_element
 
 
 def _min_max(
@@ -165,7 +165,7 @@ def _bool(value: Any = False) -> Any:
             caller_location(),
             "Reduce it first with `.any()` or `.all()`.",
         )
-    return array.reshape(()) != 0
+    return truth_of_one_element(array)
 
 
 TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {

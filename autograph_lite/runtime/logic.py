@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from ..errors import TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
-from .values import is_traced
+from .values import is_traced, truth_of_one_element
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -155,6 +155,4 @@ def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
             "Reduce it first with `.any()` or `.all()`, or use jnp.logical_and / logical_or / "
             "logical_not for element-wise logic.",
         )
-    if array.ndim:  # one element: its truth is the array's, as Python's bool(array)
-        array = array.reshape(())
-    return array if array.dtype == jnp.bool_ else array != 0
+    return truth_of_one_element(array)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import TracedPredicateError
 from .locations import location_of
-from .values import is_traced
+from .values import is_traced, truth_of_one_element
 
 _ISIN_FIX = ("For element-wise membership use `jnp.isin(element, jnp.asarray(items))`; for one truth value "
              "reduce it with `.any()` / `.all()`, or compare a scalar (`x[0]`, `x.reshape(())`).")
@@ -92,9 +92,7 @@ def _truth_of_comparison(equal: Any, where: Callable[[], Any]) -> jax.Array:
             location_of(where),
             _ISIN_FIX,
         )
-    if array.ndim:
-        array = array.reshape(())
-    return array if array.dtype == jnp.bool_ else array != 0
+    return truth_of_one_element(array)
 
 
 def _in_range(element: Any, numbers: range, where: Callable[[], Any]) -> Any:

@@ -118,9 +118,17 @@ def to_predicate(value: Any, construct: str, location: Location) -> jax.Array:
             location,
             "Reduce it to one value first: use `(cond).any()` or `(cond).all()`.",
         )
-    if value.ndim:
-        value = value.reshape(())
-    return value if value.dtype == jnp.bool_ else value != 0
+    return truth_of_one_element(value)
+
+
+def truth_of_one_element(array: jax.Array) -> jax.Array:
+    """Python's ``bool()`` of a one-element array, as a boolean scalar (nonzero is true).
+
+    Each caller checks the size first, with a message naming what it evaluates (a condition, an
+    operand of ``and``, an ``in`` comparison, ``bool()``)."""
+    if array.ndim:
+        array = array.reshape(())
+    return array if array.dtype == jnp.bool_ else array != 0
 
 
 # One leaf of a carried value: its index into ``Split.arrays`` (an array leaf), or ("py", the leaf) (a Python leaf).
