@@ -16,6 +16,7 @@ import textwrap
 
 import gast
 import pytest
+from golden.corpus import for_else_search
 
 from autograph_lite import codegen, source
 from autograph_lite.analysis import NameScanner
@@ -218,16 +219,6 @@ def break_and_continue(xs, low, high):
             break
         total += x
     return total
-
-
-def for_else_search(xs, target):
-    for x in xs:
-        if x == target:
-            found = True
-            break
-    else:
-        found = False
-    return found
 
 
 def while_else(n, k):
