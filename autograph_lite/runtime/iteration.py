@@ -19,10 +19,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from ..errors import Location, StagingTypeError
 from .locations import caller_location
+from .run_time_checks import raise_when
 from .values import is_traced
 
 
@@ -112,14 +112,9 @@ def _range(*args: Any) -> Any:
 
 def _refuse_zero_step_at_run_time(step: jax.Array, location: Location | None) -> None:
     """Python raises ``ValueError`` for a zero step; a traced step is known only at run time, so the
-    check runs there (a host callback: under ``jit`` the error arrives as JAX's runtime error, with
-    Python's message and the user's line in it) instead of the loop silently running iterations."""
-
-    def check(value: np.ndarray) -> None:
-        if np.any(np.asarray(value) == 0):
-            raise ValueError(f"{location or 'range()'}: range() arg 3 must not be zero")
-
-    jax.debug.callback(check, step)
+    check runs there instead of the loop silently running iterations."""
+    prefix = f"{location}: " if location else ""
+    raise_when(jnp.asarray(step) == 0, lambda: ValueError(f"{prefix}range() arg 3 must not be zero"))
 
 
 def _enumerate(iterable: Any, start: Any = 0) -> Any:
