@@ -12,8 +12,10 @@ its blocks into flags, so the generator puts statements that may ``return`` / ``
 
 No generated statement raises, so a handler never runs: its body is an exit or ``pass``. The scope
 model still allows for the paths Python has and the converter's analysis sees (docs/semantics.md): a
-``with`` may fall through (its context manager could suppress an exception), a ``try`` through its
-handler, and what either first assigns, a ``finally`` included, is bound on some paths only after it.
+``try`` whose handler does not exit may resume after it from any point of its body, so what the body
+first assigns is bound on some paths only after it (and what a ``finally`` assigns, always so); a
+``try`` without such a handler, and a ``with``, leave what their body assigned bound (a ``with`` that
+returns on every path still counts as falling through: its context manager could suppress an exception).
 """
 
 from __future__ import annotations
@@ -40,16 +42,17 @@ class WithTry:
         self.module_parts["jax"] = "import jax"
         header = self.pick(['with jax.named_scope("s"):', 'with jax.named_scope("s"), jax.named_scope("t"):'])
         body = self.body_that_may_exit(scope, ctx)
-        # A context manager may suppress an exception: the converter allows for a path past the `with`
-        # from any point of its body (a returning `with` at the end of a function needs a `return` after it).
-        return Block([header] + indent(body.lines), self.first_assigned_maybe(scope, body.scope))
+        # No statement raises, so what the body assigns is bound after it. The converter still allows for
+        # a context manager that suppresses an exception: a returning `with` at the end of a function
+        # needs a `return` after it (the block never counts as exiting).
+        return Block([header] + indent(body.lines), body.scope)
 
     def stmt_try(self, scope: Scope, ctx: Ctx) -> Block:
         self.used.add("with_try")
         body = self.body_that_may_exit(scope, ctx)
         lines = ["try:"] + indent(body.lines)
         if not (body.exits or self.chance(50)):
-            return self.with_finally(lines, scope, body, ctx, required=True)
+            return self.with_finally(lines, scope, body, ctx, required=True, handled=False)
         handler = self.exit_statement(ctx, scope) or "pass"
         lines += ["except ZeroDivisionError:"] + indent([handler])
         if not body.exits and self.chance(60):
@@ -59,16 +62,22 @@ class WithTry:
         # path only if the handler exits (returns) too.
         body = dataclasses.replace(body, exits=body.exits and handler != "pass",
                                    returns=body.returns and handler.startswith("return"))
-        return self.with_finally(lines, scope, body, ctx, required=False)
+        return self.with_finally(lines, scope, body, ctx, required=False, handled=handler == "pass")
 
-    def with_finally(self, lines: list[str], before: Scope, last: Block, ctx: Ctx, required: bool) -> Block:
+    def with_finally(
+        self, lines: list[str], before: Scope, last: Block, ctx: Ctx, required: bool, handled: bool
+    ) -> Block:
         """``lines`` (a ``try`` and its clauses) and a ``finally`` if ``required``, or by chance.
 
-        ``last`` is the body or the ``else``, whichever ran last. The ``finally`` reads only what was
-        bound before the ``try`` (it also runs after an exit part way through the body): it assigns a
-        new variable, or exits under a condition.
+        ``last`` is the body or the ``else``, whichever ran last. ``handled``: a handler that does not
+        exit may resume after the ``try`` from any point of the body, so what the body first assigned is
+        bound on some paths only; otherwise every path past the ``try`` ran the whole body (Python's
+        rule, which the converter's analysis follows). The ``finally`` reads only what was bound before
+        the ``try`` (it also runs after an exit part way through the body): it assigns a new variable,
+        or exits under a condition.
         """
-        last = dataclasses.replace(last, scope=self.first_assigned_maybe(before, last.scope))
+        if handled:
+            last = dataclasses.replace(last, scope=self.first_assigned_maybe(before, last.scope))
         if not required and not self.chance(40):
             return Block(lines, last.scope, last.exits, last.returns)
         exit_line = self.allowed_exit(ctx, before) if self.chance(40) else None
@@ -84,9 +93,9 @@ class WithTry:
 
     @staticmethod
     def first_assigned_maybe(before: Scope, after: Scope) -> Scope:
-        """``after`` with the names the ``try`` first assigned bound on some paths only: an exception
-        may skip their assignment in Python, and the converter's analysis, which allows for that, does
-        not let a name assigned after a traced exit in a ``try`` be read after it (docs/semantics.md)."""
+        """``after`` with the names the statement first assigned bound on some paths only: an exception
+        may skip their assignment in Python (a handler or a suppressing context manager resumes after
+        the statement), which the converter's analysis allows for (docs/semantics.md)."""
         scope = after.copy()
         for name in set(scope.defined) - set(before.defined):
             scope.maybe[name] = scope.defined.pop(name)

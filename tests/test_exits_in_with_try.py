@@ -164,6 +164,51 @@ def returns_on_every_path_of_a_try(x):
         x = 0  # no `return None` after the `try`: it could not take the structure of the other returns
 
 
+
+def exit_in_try_then_name_read_after_it(x):
+    try:
+        if x > 0:
+            return x
+        z = x * 2  # bound on every path that reaches the read after the `try`
+    finally:
+        x = x + 1
+    return z + x
+
+
+def name_from_try_body_or_handler_read_in_traced_if(x, n):
+    try:
+        if n > 3:
+            raise ValueError(n)
+        z = x * 2
+    except ValueError:
+        z = -x
+    if x > 0:
+        w = z + 1
+    else:
+        w = z - 1
+    return w
+
+
+def traced_if_in_try_star(x):
+    try:
+        if x > 0:
+            y = x
+        else:
+            y = -x
+    except* ValueError:
+        y = x * 0
+    return y
+
+
+def return_in_try_star_body(x):
+    try:
+        if x > 0:
+            return x * 2
+    except* ValueError:
+        pass
+    return -x
+
+
 CASES = [
     (return_in_named_scope, [(F32(3.0),), (F32(-3.0),)], ()),
     (break_in_try_finally, [(F32(1.5), I32(5)), (F32(10.0), I32(5)), (F32(-1.0), I32(0))], ()),
@@ -177,6 +222,10 @@ CASES = [
     (return_in_with_once, [(F32(2.0),), (F32(-2.0),)], ()),
     (returns_on_every_path_of_a_try, [(F32(2.0),), (F32(-2.0),)], ()),
     (return_in_finally_discards_exception, [(F32(2.0), 3), (F32(2.0), 0)], (1,)),
+    (exit_in_try_then_name_read_after_it, [(F32(2.0),), (F32(-2.0),)], ()),
+    (name_from_try_body_or_handler_read_in_traced_if, [(F32(2.0), 1), (F32(-2.0), 1), (F32(2.0), 5)], (1,)),
+    (traced_if_in_try_star, [(F32(2.0),), (F32(-2.0),)], ()),
+    (return_in_try_star_body, [(F32(2.0),), (F32(-2.0),)], ()),
 ]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gast
 
-from .blocks import SCOPES
+from .blocks import SCOPES, TRY_STATEMENTS
 from .names import NameScanner, parameter_names
 
 _LEFT = None  # the state after a statement that never completes normally
@@ -67,14 +67,14 @@ class _Checker:
         if isinstance(node, (gast.Return, gast.Raise)):
             self.read(node, assigned)
             return _LEFT
-        if isinstance(node, (gast.Try, gast.With)):
+        if isinstance(node, TRY_STATEMENTS):
+            return self._try(node, assigned)
+        if isinstance(node, gast.With):
             # Conservative: every read is checked against what was assigned before the statement.
             self.read(node, assigned)
             inner = self.block(node.body, assigned)
-            if isinstance(node, gast.With) and inner is not _LEFT:
-                return inner
-            # A handler (or a context manager that suppresses the error) may resume after any statement.
-            return assigned - self.names.deletes([node])
+            # A context manager that suppresses an error resumes after the statement from anywhere.
+            return inner if inner is not _LEFT else assigned - self.names.deletes([node])
         if isinstance(node, SCOPES):
             return assigned | writes(node)  # reads inside run later, when it is called
         if isinstance(node, gast.AugAssign):
@@ -85,6 +85,26 @@ class _Checker:
             return assigned - writes(node)
         self.read(node, assigned)
         return assigned | writes(node)
+
+    def _try(self, node: gast.Try | gast.TryStar, assigned: frozenset[str]) -> frozenset[str] | None:
+        """A handler may start after any statement of the body, so it sees only what was assigned before
+        the ``try`` and deleted nowhere in the body; ``else`` continues the body; ``finally`` runs on
+        every path, so its reads see only what every path assigned. After the statement: what every
+        path that completes normally assigned (a handler's ``as`` name is unbound again)."""
+        body_end = self.block(node.body, assigned)
+        raised = assigned - self.names.deletes(node.body)
+        ends = [self.block(node.orelse, body_end) if body_end is not _LEFT else _LEFT]
+        for handler in node.handlers:
+            caught = frozenset(self.names.writes(handler.name))
+            self.read(handler.type, raised)
+            end = self.block(handler.body, raised | caught)
+            ends.append(end if end is _LEFT else end - caught)
+        completed = _merge(*ends)
+        on_every_path = assigned - self.names.deletes([node])
+        final_end = self.block(node.finalbody, on_every_path)
+        if completed is _LEFT or final_end is _LEFT:
+            return _LEFT
+        return (completed | final_end) - self.names.deletes(node.finalbody)
 
     def _loop(
         self, node: gast.While | gast.For, entered: frozenset[str], normal_exit: frozenset[str]

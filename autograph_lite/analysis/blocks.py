@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 import gast
 
 SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+# ``try`` and ``try`` with ``except*``: the same blocks and the same control flow for the analyses.
+TRY_STATEMENTS = (gast.Try, gast.TryStar)
 
 
 def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:

@@ -11,6 +11,7 @@ import dataclasses
 
 import gast
 
+from .blocks import TRY_STATEMENTS
 from .names import NameScanner
 
 
@@ -73,7 +74,7 @@ class Definitions:
             return self._loop(node, entered, bound, writes(node.body) | bound_by_target)
         if isinstance(node, (gast.Return, gast.Raise)):
             return _LEFT
-        if isinstance(node, gast.Try):
+        if isinstance(node, TRY_STATEMENTS):
             # Any statement may raise into a handler: only what was bound before, and deleted nowhere
             # before the handler or the `finally` block, is sure; what the body binds may be bound.
             self.block(node.body + node.orelse, bound)

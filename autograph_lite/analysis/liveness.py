@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 import gast
 
+from .blocks import TRY_STATEMENTS
 from .names import NameScanner
 
 
@@ -53,7 +54,7 @@ class Liveness:
             for item in reversed(node.items):
                 live = (live - self.names.writes(item.optional_vars)) | self.names.reads(item.context_expr)
             return live
-        if isinstance(node, gast.Try):
+        if isinstance(node, TRY_STATEMENTS):
             # Any statement of the body may raise into a handler: everything they read is live.
             after = self.block(node.finalbody, live_out)
             handlers = frozenset().union(*(self.block(h.body, after) for h in node.handlers))

@@ -23,11 +23,11 @@ from collections.abc import Iterator
 import gast
 
 from ..generated_names import PREFIX, RETURN_VALUE
-from .blocks import blocks_of, statements_within
+from .blocks import TRY_STATEMENTS, blocks_of, statements_within
 from .liveness import Liveness
 from .names import NameScanner
 
-_ENTERED = (gast.If, gast.While, gast.For, gast.With, gast.Try)  # the statements both analyses enter
+_ENTERED = (gast.If, gast.While, gast.For, gast.With, *TRY_STATEMENTS)  # the statements both analyses enter
 _LOOPS = (gast.While, gast.For)
 
 
@@ -175,7 +175,7 @@ class _CallerValues:
             return self._loop(node, held)
         if isinstance(node, gast.With):
             return self.block(node.body, held - self.names.writes(node.items))
-        if isinstance(node, gast.Try):
+        if isinstance(node, TRY_STATEMENTS):
             body_end = self.block(node.body, held)
             # A handler may start anywhere in the body: approximated by the states between its statements.
             raised = held.union(body_end, *(self.before[s] for s in node.body))

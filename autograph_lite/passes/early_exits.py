@@ -181,7 +181,7 @@ class _Flags:
         if isinstance(node, gast.With):
             node.body = self.block(node.body, loop) or [nodes.pass_statement(node.lineno)]
             return [node]
-        if isinstance(node, gast.Try):
+        if isinstance(node, blocks.TRY_STATEMENTS):
             return self.try_statement(node, loop)
         if self.flags_set_by(node, loop):
             raise UnsupportedSyntaxError(
@@ -192,7 +192,7 @@ class _Flags:
             )
         return [node]
 
-    def try_statement(self, node: gast.Try, loop: _LoopFlags | None) -> list[gast.stmt]:
+    def try_statement(self, node: gast.Try | gast.TryStar, loop: _LoopFlags | None) -> list[gast.stmt]:
         """Flags in every block of a Python ``try``; its ``else`` runs only if the body set none."""
         pending = set().union(*(self.flags_set_by(s, loop) for s in node.body + node.handlers + node.orelse))
         final_exits = set().union(*(self.flags_set_by(s, loop) for s in node.finalbody))
@@ -254,7 +254,7 @@ def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:
 
 
 def _exiting_finally(
-    node: gast.Try, finalbody: list[gast.stmt], pending: set[str], final_exits: set[str]
+    node: gast.Try | gast.TryStar, finalbody: list[gast.stmt], pending: set[str], final_exits: set[str]
 ) -> list[gast.stmt]:
     """A ``finally`` that may exit, as plain statements after the ``try``.
 
@@ -339,7 +339,7 @@ def _always_returns(statements: list[gast.stmt]) -> bool:
             return True
         if isinstance(statement, gast.If) and _always_returns(statement.body) and _always_returns(statement.orelse):
             return True
-        if isinstance(statement, gast.Try) and (_always_returns(statement.finalbody) or (
+        if isinstance(statement, blocks.TRY_STATEMENTS) and (_always_returns(statement.finalbody) or (
             _always_returns(statement.body + statement.orelse) and all(_always_returns(h.body) for h in statement.handlers)
         )):
             return True

@@ -173,3 +173,24 @@ def branch_rewrites_a_name_nobody_reads_after(c, t):
         t = (t, t)
         y = t[0] + t[1]
     return y
+
+
+def exit_in_try_then_name_read_after_it(x):
+    try:
+        if x > 0:
+            return x
+        z = x * 2
+    finally:
+        x = x + 1
+    return z + x
+
+
+def traced_if_in_try_star(x):
+    try:
+        if x > 0:
+            y = x
+        else:
+            y = -x
+    except* ValueError:
+        y = x * 0
+    return y
