@@ -1,0 +1,77 @@
+"""A Python list indexed by an int expression in generated programs (feature ``indexing``).
+
+``TABLE0[(n % 3)]`` with a traced ``n`` cannot call ``list.__getitem__``: the converter picks the
+number from a constant array (weakly typed, as the Python scalar it stands for), and
+``MOVES0[(n % 3)](x)`` calls the lambda the index picks as one ``lax.switch``. The lists are module
+constants (a global read by ``f``); the index is any int expression folded into the list's range,
+``e % n`` (Python's ``%`` by a positive divisor is never negative) and, now and then, the same
+counted from the end, ``e % n - n``, so that negative indices occur. The lambdas of one list keep
+their argument's type (an int stays an int, a float a float), as the branches of one ``lax.switch``
+must; the index is never out of range (eager Python would raise, and the case be discarded).
+
+Bounds: a number is at most :data:`LARGEST` in magnitude; a lambda at most doubles its argument
+and adds at most 3, so the argument is clipped to keep the result under the builder's guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import strategies as st
+from program_model import CLIP, SCALARS, E, Scope
+
+LARGEST = 6
+INT_LAMBDAS = ("lambda v: v * 2", "lambda v: v - 1", "lambda v: -v", "lambda v: v + 3", "lambda v: v // 2")
+FLOAT_LAMBDAS = ("lambda v: v * 0.5", "lambda v: v - 1.5", "lambda v: -v", "lambda v: v + 2.0", "lambda v: v * 2.0")
+
+
+class Indexing:
+    """``TABLE[index]`` leaves and ``MOVES[index](value)`` calls, from module-level lists."""
+
+    def extra_leaves(self, t: str, scope: Scope) -> list:
+        options = super().extra_leaves(t, scope)
+        if self.has("indexing") and t in SCALARS and not getattr(self, "inside_index", False):
+            options += [lambda: self.without_nesting(self.indexed_number, t, scope),
+                        lambda: self.without_nesting(self.indexed_call, t, scope)]
+        return options
+
+    def without_nesting(self, draw_leaf: Callable[[str, Scope], E], t: str, scope: Scope) -> E:
+        """``draw_leaf(t, scope)``, whose index and argument hold no list lookup of their own (each
+        would draw another with some chance, without end)."""
+        self.inside_index = True
+        try:
+            return draw_leaf(t, scope)
+        finally:
+            self.inside_index = False
+
+    def list_index(self, length: int, scope: Scope) -> str:
+        """An int expression in ``[-length, length)``: folded with ``%``, sometimes counted from the end."""
+        inner = self.small(self.expr("i", scope, self.draw(st.integers(0, 2))), CLIP)
+        folded = f"({inner.text} % {length})"
+        return f"({folded} - {length})" if self.chance(25) else folded
+
+    def indexed_number(self, t: str, scope: Scope) -> E:
+        length = self.draw(st.integers(1, 4))
+        if t == "i":
+            numbers = [str(self.draw(st.integers(-LARGEST, LARGEST))) for _ in range(length)]
+        else:
+            numbers = [f"{self.draw(st.integers(-4 * LARGEST, 4 * LARGEST)) / 4}" for _ in range(length)]
+        brackets = "[]" if self.draw(st.booleans()) else "()"
+        table = f"{brackets[0]}{', '.join(numbers)}{',' if length == 1 and brackets == '()' else ''}{brackets[1]}"
+        name = self.module_constant("TABLE", table)
+        return self.using("indexing", E(f"{name}[{self.list_index(length, scope)}]", LARGEST, t == "f"))
+
+    def indexed_call(self, t: str, scope: Scope) -> E:
+        pool = INT_LAMBDAS if t == "i" else FLOAT_LAMBDAS
+        length = self.draw(st.integers(1, 4))
+        lambdas = [self.pick(pool) for _ in range(length)]
+        name = self.module_constant("MOVES", "[" + ", ".join(lambdas) + "]")
+        argument = self.small(self.floated(self.expr(t, scope, self.draw(st.integers(0, 2))), t), CLIP)
+        index = self.list_index(length, scope)
+        return self.using("indexing", E(f"{name}[{index}]({argument.text})", 2 * argument.bound + 3, t == "f"))
+
+    def module_constant(self, prefix: str, text: str) -> str:
+        """A new module-level ``NAME = text``; its name."""
+        name = self.fresh(prefix)
+        self.module_parts[name] = f"{name} = {text}"
+        return name
