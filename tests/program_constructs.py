@@ -138,12 +138,12 @@ def _nodes(node: ast.AST, ancestors: list[ast.AST]) -> Iterator[tuple[ast.AST, l
 
 
 def _may_stage(node: ast.AST, parameters: set[str]) -> bool:
-    """An ``if`` / ``while`` / ternary / ``and`` / ``or`` (its condition may be traced), or a ``for``
+    """An ``if`` / ``while`` / ``match`` / ternary / ``and`` / ``or`` (its condition may be traced), or a ``for``
     over a range whose bound reads an argument. A ternary that tests a bare name (``xs.pop() if xs
     else 0``, the generator's guard of a pop) tests a container, which is never traced."""
     if isinstance(node, ast.IfExp):
         return not isinstance(node.test, ast.Name)
-    if isinstance(node, (ast.If, ast.While, ast.BoolOp)):
+    if isinstance(node, (ast.If, ast.While, ast.BoolOp, ast.Match)):
         return True
     if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and getattr(node.iter.func, "id", "") == "range":
         read = {name.id for arg in node.iter.args for name in ast.walk(arg) if isinstance(name, ast.Name)}

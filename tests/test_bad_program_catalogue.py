@@ -60,7 +60,7 @@ ENTRIES = {
     "one_element_or_scalar": (autograph_lite.TracedPredicateError, (jnp.ones(1, F32), F32(2.0))),
     "unroll_traced_range": (autograph_lite.ConversionError, (F32(1.0), I32(3))),
     "factorial": (autograph_lite.ConversionError, (I32(5),)),
-    "break_inside_match_in_loop": (autograph_lite.UnsupportedSyntaxError, (XS,)),
+    "sequence_pattern_on_traced_subject": (autograph_lite.TracedPredicateError, (XS,)),
     "min_of_matrix": (autograph_lite.TracedPredicateError, (jnp.ones((2, 2), F32),)),
     "bool_of_vector": (autograph_lite.TracedPredicateError, (XS,)),
     "float_range_bound": (autograph_lite.StagingTypeError, (F32(2.0),)),

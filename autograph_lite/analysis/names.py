@@ -187,6 +187,10 @@ class NameScanner:
             return
         if isinstance(node, (gast.Global, gast.Nonlocal)):
             return
+        # A pattern binds its captures, which it names by strings, not by Name nodes.
+        captured = node.rest if isinstance(node, gast.MatchMapping) else getattr(node, "name", None)
+        if isinstance(node, (gast.MatchAs, gast.MatchStar, gast.MatchMapping)) and captured is not None:
+            found.add(captured)
         for child in gast.iter_child_nodes(node):
             self._collect_writes(child, found)
 
