@@ -130,6 +130,15 @@ def bool_doubled_until_early_exit(x):
     return flag
 
 
+def bool_doubled_until_break_in_masked_scan(x):
+    flag = x > 0
+    for i in autograph_lite.stage(range(5)):  # a static trip count: a scan whose iterations after the break are masked
+        if i > x:
+            break
+        flag = flag * 2 + 1
+    return flag
+
+
 def bool_doubled_until_break_over_traced_range(x):
     flag = x > 0
     for i in range(x + 4):
@@ -172,7 +181,8 @@ def one_leaf_of_a_tuple(x):
 
 
 PROMOTED = [bool_decremented_in_while, bool_decremented_over_traced_range, bool_decremented_over_static_range,
-            bool_plus_traced_in_staged_for, bool_doubled_until_early_exit, bool_doubled_until_break_over_traced_range,
+            bool_plus_traced_in_staged_for, bool_doubled_until_early_exit, bool_doubled_until_break_in_masked_scan,
+            bool_doubled_until_break_over_traced_range,
             bool_becomes_float, bool_read_through_if_and_where, bool_read_by_the_test, one_leaf_of_a_tuple]
 
 

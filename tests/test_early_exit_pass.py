@@ -103,13 +103,12 @@ def test_break_and_continue_become_flags_and_a_stop_test():
                 _ag_continue_L4 = False
                 if x < 0:
                     _ag_continue_L4 = True
-                if not _ag_continue_L4:
-                    if x > 9:
-                        _ag_break_L4 = True
-                    if not _ag_break_L4:
-                        total += x
+                elif x > 9:
+                    _ag_break_L4 = True
+                else:
+                    total += x
             return total
-    """)
+    """)  # only the branch that does not exit reaches what follows an `if`: no guard
     assert stop_tests == {4: "not _ag_break_L4"}
 
 
@@ -131,7 +130,7 @@ def test_a_return_in_a_while_loop_sets_a_flag_that_the_test_checks():
                 if i * i > n:
                     _ag_retval = i
                     _ag_returned = True
-                if not _ag_returned:
+                else:
                     i += 1
             if not _ag_returned:
                 _ag_retval = -1

@@ -89,21 +89,6 @@ def walrus_in_ternary(x):
     return x if x > 0 else (y := -x)
 
 
-def return_inside_match(x):
-    match 1:
-        case 1:
-            return x
-    return -x
-
-
-def break_inside_match(x):
-    for _ in range(3):
-        match 1:
-            case 1:
-                break
-    return x
-
-
 UNSUPPORTED = [
     (a_generator, "yield x", "a generator (`yield`) cannot be converted", "collect the values"),
     (a_delegating_generator, "yield from", "a generator (`yield`) cannot be converted", "collect the values"),
@@ -120,10 +105,6 @@ UNSUPPORTED = [
      "Assign y on its own line first"),
     (walrus_in_ternary, "(y := -x)", "an assignment expression (`:=`) in an operand that Python evaluates lazily",
      "Assign y on its own line first"),
-    (return_inside_match, "match 1", "`return` / `break` / `continue` inside a `match` statement cannot be converted",
-     "Move the exit out of the statement"),
-    (break_inside_match, "match 1", "`return` / `break` / `continue` inside a `match` statement cannot be converted",
-     "Move the exit out of the statement"),
 ]
 
 
@@ -228,10 +209,11 @@ def raise_in_a_traced_branch(x):
     return x
 
 
-def test_raise_in_a_traced_branch_surfaces_while_tracing():
-    # A staged cond traces both branches: the raise happens at trace time, as it would for jax.lax.cond.
-    with pytest.raises(ValueError, match="positive"):
-        autograph_lite.jit(raise_in_a_traced_branch)(F32(-1.0))
+def test_raise_in_a_traced_branch_raises_at_run_time_only_when_taken():
+    # Issue #15: the raise is a run-time check (tests/test_runtime_checks.py), no longer a trace-time raise.
+    assert float(autograph_lite.jit(raise_in_a_traced_branch)(F32(-1.0))) == -1.0
+    with pytest.raises(ValueError, match="^positive\n"):
+        autograph_lite.jit(raise_in_a_traced_branch)(F32(1.0))
 
 
 def test_conversion_errors_are_not_silenced_by_jax():

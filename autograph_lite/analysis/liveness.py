@@ -57,12 +57,18 @@ class Liveness:
         if isinstance(node, TRY_STATEMENTS):
             # Any statement of the body may raise into a handler: everything they read is live.
             after = self.block(node.finalbody, live_out)
-            handlers = frozenset().union(*(self.block(h.body, after) for h in node.handlers))
+            handlers = frozenset().union(*(self._handler(h, after) for h in node.handlers))
             body = self.block(node.body + node.orelse, after | handlers)
-            return body | handlers | self.names.reads(node.handlers)
+            return body | handlers
         if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
             return (live_out - {node.name}) | self.names.reads(node)
         return (live_out - self.names.writes(node)) | self.names.reads(node)
+
+    def _handler(self, handler: gast.ExceptHandler, live_out: frozenset[str]) -> frozenset[str]:
+        """What an ``except`` clause needs: its exception type, and what its body reads but the ``as``
+        name, which the clause itself binds (so it is never live before the ``try``)."""
+        caught = self.names.writes(handler.name)
+        return (self.block(handler.body, live_out) - caught) | self.names.reads(handler.type)
 
     def _if(self, node: gast.If, live_out: frozenset[str]) -> frozenset[str]:
         self.live_after[node] = live_out

@@ -154,8 +154,10 @@ class _Flags:
         result: list[gast.stmt] = []
         for index, statement in enumerate(statements):
             exits, always = self.flags_set_by(statement, loop), _always_exits([statement])
-            result.extend(self.statement(statement, loop))
             rest = statements[index + 1:]
+            if exits and rest and _into_the_branch_that_falls_through(statement, rest):
+                return result + self.statement(statement, loop)
+            result.extend(self.statement(statement, loop))
             if always:
                 return result  # anything after it is unreachable
             if exits and rest:
@@ -247,6 +249,22 @@ class _Flags:
             if loop.continue_flag and _contains_own([node], gast.Continue):
                 flags.add(loop.continue_flag)
         return flags
+
+
+def _into_the_branch_that_falls_through(statement: gast.stmt, rest: list[gast.stmt]) -> bool:
+    """Move ``rest`` into the one branch of an ``if`` that may fall through, when the other always exits:
+    only that branch reaches it. No flag guards it then, and what that branch assigns is bound there
+    (a guard after the ``if`` would read it where the exiting branch left it unbound)."""
+    if not isinstance(statement, gast.If):
+        return False
+    body_exits, orelse_exits = _always_exits(statement.body), _always_exits(statement.orelse)
+    if body_exits and not orelse_exits:
+        statement.orelse = statement.orelse + rest
+        return True
+    if orelse_exits and not body_exits and statement.orelse:
+        statement.body = statement.body + rest
+        return True
+    return False
 
 
 def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:

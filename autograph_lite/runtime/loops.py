@@ -21,43 +21,25 @@ inside an :mod:`.appends` context, so that appends are collected and effects ref
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax import lax
 
-from ..errors import ConversionError, Location
+from ..errors import ConversionError
 from . import appends, effects, items, report
-from .carry import Carried, LoopCarry, PromotionNeeded, with_placeholders_filled
+from .carry import Carried, with_placeholders_filled
 from .carry_errors import Site
-from .conditionals import Branches, refuse_effect, staged_cond
+from .conditionals import refuse_effect
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
-from .promotion import reads_bools_as_numbers
-from .static_loop_policy import StaticSequence, remembering_trial_decisions, static_sequence, why_python
+from .raises import AssignedIfRan
+from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
+from .static_loop_policy import remembering_trial_decisions, static_sequence, why_python
 from .values import Undefined, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
-
-
-@dataclasses.dataclass(frozen=True)
-class Loop:
-    """A loop statement as converted code gives it: its body, the names it carries, and where it is.
-
-    ``stop_test`` comes from a ``break`` or ``return`` in a ``for`` body: it reads the flags they set.
-    ``effect`` describes a Python side effect the rewriter found in the body. ``assigned_first``
-    names carried variables that the body assigns before reading them.
-    """
-
-    body: Callable[..., Any]
-    names: tuple[str, ...]
-    site: Site
-    stop_test: Callable[..., Any] | None = None
-    effect: str | None = None
-    assigned_first: tuple[str, ...] = ()
 
 
 def while_stmt(
@@ -80,7 +62,7 @@ def while_stmt(
         f"the test became traced after {python_iterations} Python iterations; the rest is staged")
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", loop.site.location)
     predicate = lambda *values: to_predicate(test(*values), "`while` loop", loop.site.location)
-    result = with_placeholders_filled(lambda s: _staged_while(predicate, s, loop), state)
+    result = with_placeholders_filled(lambda s: staged_while(predicate, s, loop), state)
     report.record(loop.site, "lax.while_loop", reason, Carried(loop.names, result))
     return result
 
@@ -135,11 +117,20 @@ def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode:
             "Make the bound static (static_argnums / static_argnames), or drop unroll(...).",
         )
     refuse_effect(loop.effect, "`for` loop over a range with a traced bound", "its body is traced once", location)
-    result = with_placeholders_filled(lambda s: _staged_range(traced_range, s, loop), state)
+    # Names the body assigns first, unbound before the loop and read after it: bound only if it ran.
+    unbound = {index for index, (name, value) in enumerate(zip(loop.names, state))
+               if name in loop.assigned_first and isinstance(value, Undefined) and loop.stop_test is None}
+    state = tuple(Undefined(value.name, placeholder=True) if index in unbound else value
+                  for index, value in enumerate(state))
+    result = with_placeholders_filled(lambda s: staged_range(traced_range, s, loop), state)
     primitive = "lax.while_loop" if loop.stop_test is not None else "lax.fori_loop (a while_loop)"
     report.record(loop.site, primitive, "the range has a traced bound; forward-mode differentiation only",
                   Carried(loop.names, result))
-    return result
+    if not unbound:
+        return result
+    ran = (traced_range.trip_count() > 0).astype(jnp.bool_)  # strongly typed, as a later assignment's flag
+    return tuple(AssignedIfRan(name, value, ran) if index in unbound else value
+                 for index, (name, value) in enumerate(zip(loop.names, result)))
 
 
 def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: bool) -> tuple:
@@ -154,7 +145,7 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
         Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in loop.assigned_first else value
         for name, value in zip(loop.names, state)
     )
-    result = _staged_static(sequence, early_exit, state, loop)
+    result = staged_static(sequence, early_exit, state, loop)
     if early_exit and loop.stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
     elif loop.stop_test is not None:
@@ -163,15 +154,6 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
         primitive = "lax.scan"
     report.record(loop.site, primitive, f"static trip count {sequence.length}", Carried(loop.names, result))
     return result
-
-
-def _staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop) -> tuple:
-    if early_exit and loop.stop_test is not None:
-        count = _Count(0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
-        run = lambda s: _staged_counted_while(count, s, loop)
-    else:
-        run = lambda s: _staged_sequence(sequence, s, loop)
-    return with_placeholders_filled(run, state)
 
 
 def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:
@@ -185,153 +167,8 @@ def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:
                 break
             state = tuple(loop.body(item, *state))
         else:
-            state = _run_if(keep_going, item, state, loop)
+            state = run_if(keep_going, item, state, loop)
     return state
-
-
-def _masked(loop: Loop) -> Callable[..., tuple]:
-    """The body of a staged loop with a static trip count: iterations after an exit leave the state as is."""
-    stop_test = loop.stop_test
-    if stop_test is None:
-        return loop.body
-
-    def step(item: Any, *values: Any) -> tuple:
-        keep_going = stop_test(*values)
-        if not is_traced(keep_going):
-            return tuple(loop.body(item, *values)) if keep_going else values
-        return _run_if(keep_going, item, values, loop)
-
-    return step
-
-
-def _run_if(keep_going: Any, item: Any, values: tuple, loop: Loop) -> tuple:
-    predicate = to_predicate(keep_going, "`for` loop", loop.site.location)
-    branches = Branches(lambda: tuple(loop.body(item, *values)), lambda: tuple(values))
-    return staged_cond(predicate, branches, loop.names,
-                       Site("`for` loop's per-iteration exit check", loop.site.location))
-
-
-def _row(xs: Any, k: Any) -> Any:
-    return None if xs is None else jax.tree_util.tree_map(lambda a: a[k], xs)
-
-
-# --- staged lowerings ----------------------------------------------------------------------------
-
-
-def _staged_sequence(sequence: StaticSequence, state: tuple, loop: Loop) -> tuple:
-    """One ``lax.scan`` over the sequence (with the counter in the carry when the items need it, which
-    is the jaxpr ``fori_loop`` gives for static bounds); values appended to outer lists become its
-    per-iteration outputs."""
-    carry = LoopCarry(state, loop.names, loop.site)
-    step = _masked(loop)
-    collectors: list[appends.Collector] = []  # one per trace of the body; the last one is the scan's
-
-    def scan_step(counter_and_arrays: tuple[Any, list[Any]], x: Any) -> tuple[tuple[Any, list[Any]], tuple]:
-        k, arrays = counter_and_arrays
-        with appends.inside(appends.Collector(location=loop.site.location)) as collector:
-            new_arrays = _run_body(lambda *v: step(sequence.make_item(k, x), *v), arrays, carry)
-        collectors.append(collector)
-        return (None if k is None else k + 1, new_arrays), collector.outputs()
-
-    counter = jnp.int32(0) if sequence.uses_index else None
-    try:
-        (_, arrays), outputs = lax.scan(scan_step, (counter, carry.split.arrays), sequence.xs, length=sequence.length)
-    except TypeError as error:
-        raise carry.translated(error)  # noqa: B904 (it sets the cause)
-    collectors[-1].append_rows(outputs, sequence.length)
-    return carry.split.rebuild(arrays)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Count:
-    """The counter of a counted loop: from ``lower`` to ``upper``; ``item_of(i)`` is the body's item."""
-
-    lower: Any
-    upper: Any
-    item_of: Callable[[Any], Any]
-
-
-def _staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
-    start, stop, step = traced_range.start, traced_range.stop, traced_range.step
-    if not is_traced(step) and step == 1:
-        count = _Count(start, stop, lambda i: i)
-    else:
-        count = _Count(0, traced_range.trip_count(), lambda k: start + k * step)
-    if loop.stop_test is not None:
-        return _staged_counted_while(count, state, loop)
-    carry = LoopCarry(state, loop.names, loop.site)
-
-    def loop_body(i: Any, arrays: list[Any]) -> list[Any]:
-        with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", loop.site.location)):
-            return _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry)
-
-    try:
-        arrays = lax.fori_loop(count.lower, count.upper, loop_body, carry.split.arrays)
-    except TypeError as error:
-        raise carry.translated(error)  # noqa: B904 (it sets the cause)
-    return carry.split.rebuild(arrays)
-
-
-def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
-    """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
-    carry = LoopCarry(state, loop.names, loop.site)
-    construct, location, stop_test = "`for` loop that can stop early (break or return)", loop.site.location, loop.stop_test
-    assert stop_test is not None  # a counted loop stops early only through its break / return flags
-
-    def keep_going(counter_and_arrays: tuple[Any, list[Any]]) -> Any:
-        i, arrays = counter_and_arrays
-        more = _forbid_appends(construct, location, stop_test, *carry.split.rebuild(arrays))
-        return jnp.logical_and(i < count.upper, to_predicate(more, "`for` loop", location))
-
-    def step(counter_and_arrays: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
-        i, arrays = counter_and_arrays
-        with appends.inside(appends.Forbidden(construct, location)):
-            return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, stop_test)
-
-    try:
-        _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(count.lower), carry.split.arrays))
-    except TypeError as error:
-        raise carry.translated(error)  # noqa: B904 (it sets the cause)
-    return carry.split.rebuild(arrays)
-
-
-def _staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tuple:
-    carry = LoopCarry(state, loop.names, loop.site)
-    construct, location = loop.site.construct, loop.site.location
-    try:
-        arrays = lax.while_loop(
-            lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
-            lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry, predicate),
-            carry.split.arrays,
-        )
-    except TypeError as error:
-        raise carry.translated(error)  # noqa: B904 (it sets the cause)
-    return carry.split.rebuild(arrays)
-
-
-def _forbid_appends(construct: str, location: Location, function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)`` traced inside a staged statement whose number of runs is known at run time only."""
-    with appends.inside(appends.Forbidden(construct, location)):
-        return function(*args)
-
-
-def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
-              test: Callable[..., Any] | None = None) -> list[Any]:
-    """One trace of a staged loop body on the carried ``arrays``, its result checked against the entry state.
-
-    A carried bool that the body turns into a number starts as that number only where the first
-    iteration (the body, and the loop's ``test`` if it has one) reads it as one (:mod:`.promotion`).
-    """
-    values = carry.split.rebuild(arrays)
-    appends.carry_entered(values, carry.entry)
-    returned = body(*values)
-    try:
-        return carry.arrays_after(returned)
-    except PromotionNeeded as needed:
-        readers = (body,) if test is None else (body, test)
-        if reads_bools_as_numbers(readers, carry.entry, carry.split, needed.slots):
-            raise
-        raise needed.refusal from None
 
 
 # --- evaluating a loop test aside ----------------------------------------------------------------

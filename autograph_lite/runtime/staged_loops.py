@@ -1,0 +1,227 @@
+"""The staged lowerings of a loop: one ``lax.scan``, ``fori_loop`` or ``while_loop`` per loop statement.
+
+:mod:`.loops` decides whether a loop runs as Python or is staged; this module builds the staged form.
+Every trace of a body is checked against the loop's carry (:class:`.carry.LoopCarry`): the same
+structure and types, a placeholder that the body assigns filled, a bool the body turns into a number
+promoted where the first iteration reads it as one (:mod:`.promotion`). A loop with a ``break`` or
+``return`` and a static trip count is a ``scan`` whose iterations after the exit are masked by a
+``lax.cond`` (reverse-mode differentiable), or a ``while_loop`` that stops there when asked to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ..errors import Location
+from . import appends, run_time_checks
+from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
+from .carry_errors import Site
+from .conditionals import Branches, staged_cond
+from .iteration import TracedRange
+from .promotion import reads_bools_as_numbers
+from .raises import PathRaises
+from .static_loop_policy import StaticSequence
+from .values import is_traced, to_predicate
+
+
+@dataclasses.dataclass(frozen=True)
+class Loop:
+    """A loop statement as converted code gives it: its body, the names it carries, and where it is.
+
+    ``stop_test`` comes from a ``break`` or ``return`` in a ``for`` body: it reads the flags they set.
+    ``effect`` describes a Python side effect the rewriter found in the body. ``assigned_first``
+    names carried variables that the body assigns before reading them.
+    """
+
+    body: Callable[..., Any]
+    names: tuple[str, ...]
+    site: Site
+    stop_test: Callable[..., Any] | None = None
+    effect: str | None = None
+    assigned_first: tuple[str, ...] = ()
+
+
+def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop) -> tuple:
+    if early_exit and loop.stop_test is not None:
+        count = _Count(0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
+        run = lambda s: _staged_counted_while(count, s, loop)
+    else:
+        run = lambda s: _staged_sequence(sequence, s, loop)
+    return with_placeholders_filled(run, state)
+
+
+def _masked(loop: Loop, carry: LoopCarry) -> Callable[..., tuple]:
+    """The body of a staged loop with a static trip count: iterations after an exit leave the state as is."""
+    stop_test = loop.stop_test
+    if stop_test is None:
+        return loop.body
+
+    def step(item: Any, *values: Any) -> tuple:
+        keep_going = stop_test(*values)
+        if not is_traced(keep_going):
+            return tuple(loop.body(item, *values)) if keep_going else values
+        return run_if(keep_going, item, values, loop, carry)
+
+    return step
+
+
+def run_if(keep_going: Any, item: Any, values: tuple, loop: Loop, carry: LoopCarry | None = None) -> tuple:
+    """One iteration, or none once the loop has exited (a traced exit flag). In a staged loop, the
+    iteration is checked against the ``carry`` before ``lax.cond`` compares it with the state left as
+    is, so that a bool the body turns into a number promotes the carry (the loop is traced again)
+    instead of failing as a branch mismatch. A Python loop has no carry: its state may change type
+    from one iteration to the next, but not between the two branches of this ``lax.cond``."""
+    predicate = to_predicate(keep_going, "`for` loop", loop.site.location)
+
+    def iteration() -> tuple:
+        returned = tuple(loop.body(item, *values))
+        if carry is not None:
+            _checked_arrays(returned, carry, (lambda *v: loop.body(item, *v),))
+        return returned
+
+    branches = Branches(iteration, lambda: tuple(values))
+    return staged_cond(predicate, branches, loop.names,
+                       Site("`for` loop's per-iteration exit check", loop.site.location))
+
+
+def _row(xs: Any, k: Any) -> Any:
+    return None if xs is None else jax.tree_util.tree_map(lambda a: a[k], xs)
+
+
+# --- staged lowerings ----------------------------------------------------------------------------
+
+
+def _staged_sequence(sequence: StaticSequence, state: tuple, loop: Loop) -> tuple:
+    """One ``lax.scan`` over the sequence (with the counter in the carry when the items need it, which
+    is the jaxpr ``fori_loop`` gives for static bounds); values appended to outer lists become its
+    per-iteration outputs."""
+    carry = LoopCarry(state, loop.names, loop.site)
+    step = _masked(loop, carry)
+    collectors: list[appends.Collector] = []  # one per trace of the body; the last one is the scan's
+
+    def scan_step(counter_and_arrays: tuple[Any, list[Any]], x: Any) -> tuple[tuple[Any, list[Any]], tuple]:
+        k, arrays = counter_and_arrays
+        with appends.inside(appends.Collector(location=loop.site.location)) as collector:
+            new_arrays = _run_body(lambda *v: step(sequence.make_item(k, x), *v), arrays, carry)
+        collectors.append(collector)
+        return (None if k is None else k + 1, new_arrays), collector.outputs()
+
+    counter = jnp.int32(0) if sequence.uses_index else None
+    try:
+        (_, arrays), outputs = lax.scan(scan_step, (counter, carry.split.arrays), sequence.xs, length=sequence.length)
+    except TypeError as error:
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    collectors[-1].append_rows(outputs, sequence.length)
+    return carry.split.rebuild(arrays)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Count:
+    """The counter of a counted loop: from ``lower`` to ``upper``; ``item_of(i)`` is the body's item."""
+
+    lower: Any
+    upper: Any
+    item_of: Callable[[Any], Any]
+
+
+def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
+    start, stop, step = traced_range.start, traced_range.stop, traced_range.step
+    if not is_traced(step) and step == 1:
+        count = _Count(start, stop, lambda i: i)
+    else:
+        count = _Count(0, traced_range.trip_count(), lambda k: start + k * step)
+    if loop.stop_test is not None:
+        return _staged_counted_while(count, state, loop)
+    carry = LoopCarry(state, loop.names, loop.site)
+
+    def loop_body(i: Any, arrays: list[Any]) -> list[Any]:
+        with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", loop.site.location)):
+            return _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, runs=lambda: i < count.upper)
+
+    try:
+        arrays = lax.fori_loop(count.lower, count.upper, loop_body, carry.split.arrays)
+    except TypeError as error:
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    return carry.split.rebuild(arrays)
+
+
+def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
+    """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
+    carry = LoopCarry(state, loop.names, loop.site)
+    construct, location, stop_test = "`for` loop that can stop early (break or return)", loop.site.location, loop.stop_test
+    assert stop_test is not None  # a counted loop stops early only through its break / return flags
+
+    def keep_going(counter_and_arrays: tuple[Any, list[Any]]) -> Any:
+        i, arrays = counter_and_arrays
+        more = _forbid_appends(construct, location, stop_test, *carry.split.rebuild(arrays))
+        return jnp.logical_and(i < count.upper, to_predicate(more, "`for` loop", location))
+
+    def step(counter_and_arrays: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
+        i, arrays = counter_and_arrays
+        with appends.inside(appends.Forbidden(construct, location)):
+            return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, stop_test,
+                                    runs=lambda: keep_going((i, arrays)))
+
+    try:
+        _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(count.lower), carry.split.arrays))
+    except TypeError as error:
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    return carry.split.rebuild(arrays)
+
+
+def staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tuple:
+    carry = LoopCarry(state, loop.names, loop.site)
+    construct, location = loop.site.construct, loop.site.location
+    try:
+        arrays = lax.while_loop(
+            lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
+            lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry, predicate,
+                                           lambda: predicate(*carry.split.rebuild(arrays))),
+            carry.split.arrays,
+        )
+    except TypeError as error:
+        raise carry.translated(error)  # noqa: B904 (it sets the cause)
+    return carry.split.rebuild(arrays)
+
+
+def _forbid_appends(construct: str, location: Location, function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` traced inside a staged statement whose number of runs is known at run time only."""
+    with appends.inside(appends.Forbidden(construct, location)):
+        return function(*args)
+
+
+def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
+              test: Callable[..., Any] | None = None, runs: Callable[[], Any] | None = None) -> list[Any]:
+    """One trace of a staged loop body on the carried ``arrays``, its result checked against the entry state.
+
+    A carried bool that the body turns into a number starts as that number only where the first
+    iteration (the body, and the loop's ``test`` if it has one) reads it as one (:mod:`.promotion`).
+    ``runs`` tells when an iteration runs, for run-time checks in the body (a while loop's test); a body
+    that raises at run time leaves the carry as it is: the program stops at the check.
+    """
+    values = carry.split.rebuild(arrays)
+    appends.carry_entered(values, carry.entry)
+    try:
+        with run_time_checks.runs_when(runs or (lambda: True)):
+            returned = body(*values)
+    except PathRaises:
+        return list(arrays)
+    return _checked_arrays(returned, carry, (body,) if test is None else (body, test))
+
+
+def _checked_arrays(returned: Any, carry: LoopCarry, readers: tuple[Callable[..., Any], ...]) -> list[Any]:
+    """The array leaves of what one iteration returned, checked against the carry. A carried bool turned
+    number is promoted (:class:`PromotionNeeded`) only where the first iteration, traced by ``readers``,
+    reads it as a number; otherwise the dtype change is refused."""
+    try:
+        return carry.arrays_after(returned)
+    except PromotionNeeded as needed:
+        if reads_bools_as_numbers(readers, carry.entry, carry.split, needed.slots):
+            raise
+        raise needed.refusal from None
