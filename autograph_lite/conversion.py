@@ -17,6 +17,7 @@ from typing import Any
 
 from . import callees, codegen, passes, source
 from .errors import ConversionError
+from .passes.raises import CHECK_OPERATORS
 from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
 from .runtime.calls import Calls
@@ -28,6 +29,8 @@ _CONVERTED_ATTRIBUTE = "__autograph_lite_converted__"
 _operators: dict[str, Operators] = {}
 # Every code object that conversion produced: calls to these need no conversion.
 _converted_codes: set[types.CodeType] = set()
+# The converted functions' code objects whose code (nested functions included) may stage a run-time check.
+_checking_codes: set[types.CodeType] = set()
 _MISSING = object()
 
 
@@ -96,8 +99,20 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
             rewritten = passes.rewrite(parsed, _calls_left_as_is(function))
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
             _compiled[key] = compiled
-            _converted_codes.update(codegen.all_code_objects(compiled.code))
+            codes = codegen.all_code_objects(compiled.code)
+            _converted_codes.update(codes)
+            if any(CHECK_OPERATORS.intersection(code.co_names) for code in codes):
+                _checking_codes.add(compiled.code)
         return compiled
+
+
+def stages_checks(converted: Callable) -> bool:
+    """Whether a converted function (or a method or partial of one) may stage a run-time check of its
+    own: its rewrite, nested functions included, calls one of ``passes.raises.CHECK_OPERATORS``. Read
+    from the compiled code's names, which hold the attributes of ``_ag`` that the code reads."""
+    while isinstance(converted, (types.MethodType, functools.partial)):
+        converted = converted.__func__ if isinstance(converted, types.MethodType) else converted.func
+    return getattr(converted, "__code__", None) in _checking_codes
 
 
 def _code_key(function: types.FunctionType) -> tuple:

@@ -10,9 +10,12 @@ or raise a documented, acceptable error (:data:`DOCUMENTED_LIMITATIONS`); the an
 
 A set on which the eager run raises is discarded, except for ``UnboundLocalError``: a read (or a
 ``del``) of a name no path has bound is a fact of the program's text, which the converter promises to
-keep (docs/semantics.md, "Variables that may be unbound"). On such a set each run must raise it too,
-with Python's message, or a documented error; a run that returns a value is an ``exception``
-mismatch, whatever it returns.
+keep (docs/semantics.md, "Variables that may be unbound"); and except for what a generated ``raise``
+or ``assert`` raises (program_raises.py), which the converter promises to raise at run time. On such a
+set each run must raise it too, with Python's type and message, after printing what Python printed,
+or a documented error; a run that returns a value is an ``exception`` mismatch, whatever it returns.
+Under ``jit`` JAX's runtime error, ending with eager's type and message, stands for the exception only
+where ``autograph_lite.jit`` keeps JAX's error: for a function with no check of its own.
 
 A program whose helpers update arrays in place (``a[i] = v``, program_constructs.py) is run eagerly
 and converted on NumPy copies of its float arrays, the only arrays Python can update in place, and
@@ -39,6 +42,7 @@ import jax.numpy as jnp
 import numpy as np
 from program_constructs import Constructs, analyse
 from program_model import Case
+from program_raises import is_generated_check
 from support import assert_same, load_source
 
 import autograph_lite
@@ -136,6 +140,14 @@ DOCUMENTED_LIMITATIONS = {
         _staged_mutation),
     "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
         r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
+    # A raise (or a false assert) on the concrete path happens while tracing, when a traced value has no text.
+    "exception message formatted from a traced value, raised while tracing": Limitation(
+        autograph_lite.ConversionError, re.compile(r"a string formatted from a traced value \(template .*\) is an "
+                                                   r"exception message"), lambda match, constructs, mode: mode.startswith("jit")),
+    # A `finally` that may exit drops a pending exception, as an `except` catches one: around a check, refused.
+    "a `try` around a raise under a traced condition": Limitation(autograph_lite.ConversionError, re.compile(
+        r"is raised under a traced condition, .* but the `try` at .* would catch it"),
+        lambda match, constructs, mode: mode.startswith("jit")),
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
         r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
         r"cannot be converted"), _deleted_in_control_flow),
@@ -197,13 +209,13 @@ def _same(actual: Any, expected: Any) -> str | None:
 @dataclasses.dataclass(frozen=True)
 class _Reference:
     """One eager run: the input set, and the result, the output and the arguments it left, or the
-    ``UnboundLocalError`` it raised instead."""
+    ``UnboundLocalError`` or generated check's exception it raised instead (and what it printed first)."""
 
     args: tuple
     result: Any
     stdout: str
     after: tuple
-    error: UnboundLocalError | None = None
+    error: Exception | None = None
 
 
 class ItemMutableArray(np.ndarray):
@@ -238,29 +250,28 @@ def _snapshot(tree: Any) -> Any:
     return jax.tree_util.tree_map(np.array, tree)
 
 
-def _call(fn: Callable, args: tuple) -> tuple[Any, str]:
-    """``fn(*args)`` and what it printed, ``jax.debug.print`` output included (flushed first)."""
-    out = io.StringIO()
+def _call(fn: Callable, args: tuple, out: io.StringIO) -> Any:
+    """``fn(*args)``, printing into ``out``, ``jax.debug.print`` output included (flushed first, also
+    when ``fn`` raises)."""
     with contextlib.redirect_stdout(out):
         try:
-            result = fn(*args)
+            return fn(*args)
         finally:
             jax.effects_barrier()
-    return result, out.getvalue()
 
 
 def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> list[_Reference]:
     references = []
     for args in inputs:
         call_args = _arguments(tuple(args), numpy_inputs)
+        out = io.StringIO()
         try:
-            result, stdout = _call(fn, call_args)
-        except UnboundLocalError as error:
-            references.append(_Reference(tuple(args), None, "", (), error))
+            result = _call(fn, call_args, out)
+        except Exception as error:
+            if isinstance(error, UnboundLocalError) or is_generated_check(error):
+                references.append(_Reference(tuple(args), None, out.getvalue(), (), error))
             continue
-        except Exception:
-            continue
-        references.append(_Reference(tuple(args), _snapshot(result), stdout, _snapshot(call_args)))
+        references.append(_Reference(tuple(args), _snapshot(result), out.getvalue(), _snapshot(call_args)))
     return references
 
 
@@ -285,17 +296,52 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
     """Run ``function`` on fresh arguments; a mismatch, an error's outcome, or None when it agrees."""
     args = _arguments(reference.args, constructs.numpy_inputs)
     expected = reference.error
+    out = io.StringIO()
     try:
-        result, stdout = _call(function, args)
+        result = _call(function, args, out)
+        stdout = out.getvalue()
     except Exception as error:
-        if isinstance(error, UnboundLocalError) and expected is not None and str(error) == str(expected):
-            return None
+        # A staged read of an unbound name, and a raise on the concrete path under jit, raise while
+        # tracing: the program never runs, so it prints nothing, and its checks cannot fire first.
+        while_tracing = isinstance(expected, UnboundLocalError) or (mode.startswith("jit") and _raised_while_tracing(error))
+        if expected is not None and _raised_as_eager(error, expected, function):
+            return _compare(reference, mode, None, reference.stdout if while_tracing else out.getvalue(), None)
         eager = reference.result if expected is None else expected
-        return dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=eager)
+        outcome = dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=eager)
+        if outcome.kind == "limitation" or isinstance(error, jax.errors.JaxRuntimeError) or not while_tracing:
+            return outcome
+        if expected is not None and is_generated_check(expected):
+            return dataclasses.replace(outcome, kind="limitation",
+                                       detail="an error while tracing comes before the run-time checks staged before it")
+        if expected is None and is_generated_check(error) and _has_finally(function):
+            return dataclasses.replace(outcome, kind="limitation",
+                                       detail="a pending exception with a traced exit in `finally` is raised")
+        return outcome
     if expected is not None:
         message = f"returned {result!r} where eager Python raised {expected!r}"
         return Outcome("mismatch", "exception", mode, message, reference.args, expected, result)
     return _compare(reference, mode, result, stdout, args if compare_arguments else None)
+
+
+def _has_finally(function: Callable) -> bool:
+    """Whether the program has a ``finally`` (which may exit, and so drop a pending exception)."""
+    original = autograph_lite.conversion.original_of(function)
+    return "finally:" in Path(original.__code__.co_filename).read_text()
+
+
+def _raised_while_tracing(error: Exception) -> bool:
+    """Whether ``error`` was raised while tracing, not by a run-time check (which adds a note)."""
+    return not any(note.startswith("(raised when the compiled program ran") for note in getattr(error, "__notes__", ()))
+
+
+def _raised_as_eager(error: Exception, expected: Exception, function: Callable) -> bool:
+    """``error`` is eager's exception (type and message); or, from a ``jax.jit`` function that is not
+    wrapped to raise it (no check of the function's own), JAX's runtime error reporting it."""
+    if type(error) is type(expected) and str(error) == str(expected):
+        return True
+    reported = f"\n{type(expected).__name__}: {expected}"
+    keeps_jax_error = not isinstance(function, autograph_lite.api.JitWithChecks)
+    return keeps_jax_error and isinstance(error, jax.errors.JaxRuntimeError) and str(error).endswith(reported)
 
 
 def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[str] = frozenset()) -> Outcome:

@@ -17,7 +17,6 @@ import pytest
 from support import assert_equivalent, assert_same, primitives
 
 import autograph_lite
-from autograph_lite import StagingTypeError
 
 F32 = jnp.float32
 I32 = jnp.int32
@@ -194,17 +193,14 @@ def loop_variable_uninitialised(n, x):
     return x, i
 
 
-def test_loop_variable_of_a_traced_range_unbound_before_is_a_located_error():
-    # Python leaves `i` unbound when n == 0, which a traced n cannot rule out: a clear error naming
-    # `i` (not another carried variable), not a wrong value.
+def test_loop_variable_of_a_traced_range_unbound_before_is_checked_at_run_time():
+    # Python leaves `i` unbound when n == 0, which a traced n cannot rule out: the read after the loop
+    # raises Python's UnboundLocalError when the program runs and the loop ran zero times (issue #15).
     # With a static n >= 1 Python defines `i`, and the staged loop gives it Python's value.
     assert_equivalent(loop_variable_uninitialised, 3, F32(0.0), static_argnums=(0,))
-    with pytest.raises(StagingTypeError) as excinfo:
-        autograph_lite.jit(loop_variable_uninitialised)(I32(3), F32(0.0))
-    message = str(excinfo.value)
-    assert message.startswith(where(loop_variable_uninitialised, "for i in range(n):") + ": ")
-    assert "'i' is first assigned inside the staged loop" in message
-    assert "Initialise 'i' before the loop" in message
+    assert_equivalent(loop_variable_uninitialised, I32(3), F32(0.0))
+    with pytest.raises(UnboundLocalError, match="^cannot access local variable 'i' where it is not associated"):
+        autograph_lite.jit(loop_variable_uninitialised)(I32(0), F32(0.0))
 
 
 def loop_variable_after_a_concrete_range(n):

@@ -21,7 +21,7 @@ from support import assert_same, primitives
 
 import autograph_lite
 from autograph_lite.conversion import operators
-from autograph_lite.errors import ConversionError, StagingTypeError
+from autograph_lite.errors import ConversionError
 
 _ag = operators("auto")
 
@@ -132,13 +132,15 @@ def test_for_over_traced_range_cannot_be_unrolled() -> None:
         jax.jit(lambda n: _ag.for_stmt(autograph_lite.unroll(_ag.call(range, n)), lambda i, t: (t + i,), (0,), ("t",)))(3)
 
 
-def test_for_over_traced_range_loop_variable_read_after_it_needs_a_value_first() -> None:
-    # `for i in range(n): pass` then `return i`: Python fails only when n == 0; a traced n cannot rule it out.
-    last_index = lambda n: _ag.for_stmt(_ag.call(range, n), lambda item, i: (item,), (_ag.Undefined("i"),), ("i",),
-                                        assigned_first=("i",))
-    assert last_index(4) == (3,)
-    with pytest.raises(StagingTypeError, match="'i' is first assigned inside the staged loop"):
-        jax.jit(last_index)(4)
+def test_for_over_traced_range_loop_variable_read_after_it_is_checked_at_run_time() -> None:
+    # `for i in range(n): pass` then `return i`: Python fails only when n == 0; a traced n cannot rule
+    # it out, so the read (`_ag.ld`) raises Python's UnboundLocalError at run time when the loop did not run.
+    last_index = lambda n: _ag.ld(_ag.for_stmt(_ag.call(range, n), lambda item, i: (item,), (_ag.Undefined("i"),),
+                                               ("i",), assigned_first=("i",))[0])
+    assert last_index(4) == 3
+    assert int(jax.jit(last_index)(4)) == 3
+    with pytest.raises(jax.errors.JaxRuntimeError, match="UnboundLocalError: cannot access local variable 'i'"):
+        jax.jit(last_index)(0)
 
 
 def last_scaled_op(x: Any, static_loops: str) -> tuple[Any, ...]:

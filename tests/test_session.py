@@ -22,7 +22,7 @@ from autograph_lite.runtime import appends, report, session
 
 XS = jnp.arange(1.0, 4.0)
 EMPTY: dict[str, Any] = {"staged": [], "iterated_arrays": [], "recorder": None, "trial_decisions": None,
-                         "trial_keys_alive": [], "call_depths": {}}
+                         "trial_keys_alive": [], "path": [], "handlers": [], "call_depths": {}}
 seen: list[dict[str, Any]] = []
 _meeting: list[threading.Barrier] = []  # the barrier the next call of `look` in a staged trace meets at
 
@@ -76,9 +76,16 @@ def loop_calling_a_converted_step(xs: Any) -> Any:
     return total
 
 
+@autograph_lite.do_not_convert
+def raise_now() -> None:
+    # Not converted: a Python exception while tracing (a `raise` in converted code under a staged
+    # statement is a run-time check, tests/test_runtime_checks.py).
+    raise ValueError("raised inside the trace")
+
+
 def fails(value: Any) -> Any:
     look()
-    raise ValueError("raised inside the trace")
+    raise_now()
 
 
 def raises_in_a_loop_body(xs: Any) -> Any:

@@ -7,6 +7,8 @@ true and the false branch; the state before and after one iteration), by the sam
 
 - a name that one side has not assigned, where no read can see it (``Undefined.placeholder``),
   starts as zeros of the other side's type;
+- a name that a loop with a traced trip count left bound only if it ran (:class:`.raises.AssignedIfRan`)
+  and that the other side assigns is bound there: its flag is true;
 - a weakly typed Python scalar takes the other side's dtype (JAX promotes a loop's entry value;
   a cond's outputs are cast here, to the dtype eager arithmetic would give them);
 - a loop carry that enters as a bool and leaves one iteration as a number (``flag = flag - 1``)
@@ -38,6 +40,7 @@ from .carry_errors import (
     first_assigned_in_loop,
     mismatch_error,
 )
+from .raises import AssignedIfRan
 from .values import Split, Undefined, is_array_leaf, type_string, zeros_like_value
 
 
@@ -124,6 +127,18 @@ def _placeholder_fills(split: Split, other: Split) -> tuple[tuple[int, Any], ...
         (index, value) for index, (own, value) in enumerate(zip(mine, theirs))
         if isinstance(own, Undefined) and own.placeholder and not isinstance(value, Undefined)
     )
+
+
+def _assigned_since(split: Split, other: Split) -> tuple[int, ...]:
+    """The names that ``other`` holds as bound only if a loop ran, and ``split`` assigned since."""
+    mine, theirs = split.rebuild(split.arrays), other.rebuild(other.arrays)
+    return tuple(index for index, (own, value) in enumerate(zip(mine, theirs))
+                 if isinstance(value, AssignedIfRan) and not isinstance(own, (AssignedIfRan, Undefined)))
+
+
+def bound(name: str, value: Any) -> AssignedIfRan:
+    """``value``, assigned to ``name`` where the other side holds it as bound only if a loop ran."""
+    return AssignedIfRan(name, value, jnp.ones((), jnp.bool_))
 
 
 # --- loops ---------------------------------------------------------------------------------------
@@ -243,6 +258,9 @@ class LoopCarry:
 
         Raises :class:`PromotionNeeded` when the only type changes are bools turned numbers.
         """
+        assigned = _assigned_since(Split.of(values, self.split.names), self.split)
+        values = [bound(name, value) if index in assigned else value
+                  for index, (name, value) in enumerate(zip(self.split.names, values))]
         out = Split.of(values, self.split.names)
         self.returned = out.abstract()
         check_structure(self.split, out, self.site)
@@ -274,6 +292,7 @@ class CondAdjustment:
 
     fills: tuple[tuple[int, Any], ...] = ()  # (output index, value whose array leaves become zeros)
     casts: tuple[Any, ...] | None = None  # per array leaf: the dtype to cast to, or None
+    assigned: tuple[int, ...] = ()  # outputs the other branch holds as bound only if a loop ran (see bound)
 
 
 def cond_adjustments(
@@ -287,6 +306,9 @@ def cond_adjustments(
     fills = {"true": _placeholder_fills(true, false), "false": _placeholder_fills(false, true)}
     if fills["true"] or fills["false"]:
         return {key: dataclasses.replace(current[key], fills=current[key].fills + fills[key]) for key in current}
+    assigned = {"true": _assigned_since(true, false), "false": _assigned_since(false, true)}
+    if assigned["true"] or assigned["false"]:
+        return {key: dataclasses.replace(current[key], assigned=current[key].assigned + assigned[key]) for key in current}
     for name, left, right in zip(true.names, true.rebuild(true.arrays), false.rebuild(false.arrays)):
         if isinstance(left, Undefined) != isinstance(right, Undefined):
             raise assigned_in_one_branch(name, "true" if isinstance(right, Undefined) else "false", sides.site)

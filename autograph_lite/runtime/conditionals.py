@@ -19,9 +19,12 @@ from jax import lax
 
 from ..errors import ConversionError, Location, StagingTypeError, UnassignedReadError
 from . import appends, report
-from .carry import Carried, CondAdjustment, cond_adjustments
+from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
 from .locations import location_of
+from .raises import PathRaises
+from .run_time_checks import runs_when
+from .session import current
 from .values import Split, is_traced, to_predicate, zeros_like_value
 
 
@@ -88,18 +91,26 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
     tells whether an adjustment makes them agree (:func:`.carry.cond_adjustments`): zeros for a
     name that one branch has not set yet, where no read can see them, or a cast of a weakly typed
     scalar to the other branch's dtype. Then it traces again; a difference that no adjustment
-    removes is a ``StagingTypeError`` naming every differing variable.
+    removes is a ``StagingTypeError`` naming every differing variable. A branch that raises at run
+    time (:mod:`.raises`) returns zeros of the other branch's outputs; if both do, so does the ``if``.
     """
     sides = Sides.of_branches(site, branches.true_fn, branches.false_fn)
     adjustments = {"true": CondAdjustment(), "false": CondAdjustment()}
+    traces = _Traces()
     while True:
-        splits: dict[str, Split] = {}
-        traced = [_traced(_Branch(key, fn, branches.operands, names, site), adjustments[key], splits)
+        traces.splits = {}
+        traced = [_traced(_Branch(key, fn, branches.operands, names, site, predicate), adjustments[key], traces)
                   for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
         try:
             arrays, failure = lax.cond(predicate, *traced), None
         except TypeError as error:
             arrays, failure = None, error
+        if len(traces.raised) == 2:
+            return _both_raise(site)
+        splits = traces.with_raised_filled()
+        if failure is not None and traces.raised and not traces.retried:
+            traces.retried = True  # the raising branch now knows the other branch's outputs
+            continue
         if failure is None and splits["true"].first_difference(splits["false"]) is None:
             break
         try:
@@ -116,6 +127,48 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
     report.record(site, "lax.cond", "the condition is traced", Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
     return outputs
+
+
+@dataclasses.dataclass
+class _Traces:
+    """What the traces of one staged ``if`` found: each branch's outputs, and the branches that raise."""
+
+    splits: dict[str, Split] = dataclasses.field(default_factory=dict)
+    known: dict[str, tuple[Split, list[Any]]] = dataclasses.field(default_factory=dict)  # split, output avals
+    raised: set[str] = dataclasses.field(default_factory=set)
+    retried: bool = False
+
+    def raising(self, key: str) -> list[Any]:
+        """The outputs of a branch that raises at run time: zeros like the other branch's, if known."""
+        self.raised.add(key)
+        other = self.known.get(_other(key))
+        if other is None:
+            return []  # unless there is nothing to return, lax.cond fails; the next attempt knows the other
+        return [jnp.zeros(aval.shape, aval.dtype) for aval in other[1]]
+
+    def with_raised_filled(self) -> dict[str, Split]:
+        """The splits of both branches, a raising one's being the other's."""
+        for key in self.raised:
+            if _other(key) in self.splits:
+                self.splits[key] = self.splits[_other(key)]
+        return self.splits
+
+
+def _other(key: str) -> str:
+    return "false" if key == "true" else "true"
+
+
+def _both_raise(site: Site) -> tuple:
+    """Both branches raise at run time: so does whatever encloses the ``if``, unless nothing does."""
+    if current().staged:
+        raise PathRaises()
+    raise ConversionError(
+        f"every path through this {site.construct} raises, and its condition is traced, so the function "
+        "has no value to return while tracing",
+        site.location,
+        "Raise after the `if` (or make the condition static), e.g. check the condition with "
+        "`assert` and raise in one branch only.",
+    )
 
 
 def _adjustment_notes(adjustments: dict[str, CondAdjustment], names: tuple[str, ...], splits: dict[str, Split]) -> list[str]:
@@ -139,20 +192,32 @@ class _Branch:
     operands: tuple
     names: tuple[str, ...]
     site: Site
+    predicate: jax.Array
+
+    def runs_when(self) -> jax.Array:
+        return self.predicate if self.key == "true" else jnp.logical_not(self.predicate)
 
 
-def _traced(branch: _Branch, adjustment: CondAdjustment, splits: dict[str, Split]) -> Callable[[], list[Any]]:
-    """The function ``lax.cond`` traces for ``branch``; it leaves the outputs' abstract split in ``splits``."""
+def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Callable[[], list[Any]]:
+    """The function ``lax.cond`` traces for ``branch``; it leaves the outputs' abstract split in ``traces``."""
 
     def traced_branch() -> list[Any]:
-        values = _run_branch(branch)
+        try:
+            with runs_when(branch.runs_when):
+                values = _run_branch(branch)
+        except PathRaises:
+            return traces.raising(branch.key)
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
+        for index in adjustment.assigned:
+            values[index] = bound(branch.names[index], values[index])
         split = Split.of(values, branch.names)
-        splits[branch.key] = split.abstract()
-        if adjustment.casts is None:
-            return split.arrays
-        return [a if d is None else lax.convert_element_type(a, d) for a, d in zip(split.arrays, adjustment.casts)]
+        traces.splits[branch.key] = split.abstract()
+        arrays = split.arrays
+        if adjustment.casts is not None:
+            arrays = [a if d is None else lax.convert_element_type(a, d) for a, d in zip(arrays, adjustment.casts)]
+        traces.known[branch.key] = (traces.splits[branch.key], [jax.typeof(a) for a in arrays])
+        return arrays
 
     return traced_branch
 

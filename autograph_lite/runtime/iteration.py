@@ -22,7 +22,7 @@ import jax.numpy as jnp
 
 from ..errors import Location, StagingTypeError
 from .locations import caller_location
-from .run_time_checks import raise_when
+from .run_time_checks import stage_exception
 from .values import is_traced
 
 
@@ -113,8 +113,7 @@ def _range(*args: Any) -> Any:
 def _refuse_zero_step_at_run_time(step: jax.Array, location: Location | None) -> None:
     """Python raises ``ValueError`` for a zero step; a traced step is known only at run time, so the
     check runs there instead of the loop silently running iterations."""
-    prefix = f"{location}: " if location else ""
-    raise_when(jnp.asarray(step) == 0, lambda: ValueError(f"{prefix}range() arg 3 must not be zero"))
+    stage_exception(jnp.asarray(step) == 0, ValueError("range() arg 3 must not be zero"), location)
 
 
 def _enumerate(iterable: Any, start: Any = 0) -> Any:

@@ -1,26 +1,257 @@
 """Exceptions that eager Python raises on values that are known only when the compiled program runs.
 
 Python tests a condition and raises; a traced condition has no truth at trace time, so the test moves
-to run time: a host callback receives the predicate and raises when it holds. This is the one place
-that mechanism lives, so that every check (a zero ``range`` step, an index out of range, ...) behaves
-the same way. Under ``jit`` the exception reaches the caller inside JAX's runtime error, whose message
-carries Python's exception type, message and the user's line; under ``vmap`` the predicate arrives
-batched and the exception is raised when any lane would raise.
+to run time: the program calls the host when the condition holds, and the host raises the exception
+eager Python would have raised, with the same type and message. This is the one place that
+mechanism lives, so that every check (a ``raise`` or ``assert`` under a traced condition, a zero
+``range`` step, an index out of range, ...) behaves the same way.
+
+The mechanism, chosen by measurement (docs/semantics.md, "Run-time checks"): an ordered
+``jax.debug.callback`` inside ``lax.cond(predicate, ...)``, so the host is reached only when the check
+fails (calling it on every iteration of a loop cost 86 µs per iteration on CPU; behind the cond, the
+non-failing path costs a predicate and a branch). Ordered, because eager Python stops at the first
+exception: an earlier ``print`` has printed, a later one has not, and of two checks the first one
+reached is the one raised.
+
+What the predicate includes. A check inside a staged branch or loop body must fire only when eager
+Python would reach it. Under ``jit`` the untaken branch and the iterations after the loop's end never
+run, but under ``vmap`` with a batched condition a ``lax.cond`` runs both branches (as a select) and a
+``while_loop`` runs its body for lanes that have finished. So the staged statements record, in the
+trace session (:attr:`.session.TraceSession.path`), the condition under which the code they trace
+runs; a check ANDs them all with its own condition.
+
+How the caller sees the exception. JAX wraps it in its ``jax.errors.JaxRuntimeError``, whose message
+ends with Python's traceback text of the original: its last frame is the user's line (the check
+raises from code compiled at that line) and its last line eager's (``ValueError: negative input``).
+The host keeps the exceptions it raised, so that :func:`failed_check` can find the one such an error
+reports (by that text: JAX keeps no reference to it) and ``autograph_lite.jit`` raises it instead, as
+eager Python would. JAX's own log of the failed callback is left out: Python does not log an
+exception the caller receives.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import collections
+import contextlib
+import dataclasses
+import logging
+import threading
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
+from jax import lax
+
+from ..errors import ConversionError, Location
+from .locations import caller_location
+from .printing import DeferredText
+from .session import current
+from .values import is_traced
+
+# The latest exceptions raised by failing checks (which JAX's log of failed callbacks leaves out), each
+# with the end of the text JAX's runtime error reports it by: its last frame's line and its last line.
+_raised: collections.deque[tuple[BaseException, str]] = collections.deque(maxlen=64)
+_raised_lock = threading.Lock()
 
 
 def raise_when(predicate: jax.Array, make_exception: Callable[[], BaseException]) -> None:
     """Raise ``make_exception()`` when the program runs, if ``predicate`` (any element of it) holds."""
+    stage_exception(jnp.any(predicate), make_exception(), None)
 
-    def check(holds: np.ndarray) -> None:
-        if np.any(np.asarray(holds)):
-            raise make_exception()
 
-    jax.debug.callback(check, predicate)
+def stage_exception(predicate: Any, template: BaseException, location: Location | None) -> None:
+    """Raise (a copy of) ``template`` when the program runs, if ``predicate`` and the path to here hold.
+
+    ``template`` may hold traced values in its ``args`` and attributes (an f-string message is a
+    :class:`.printing.DeferredText`): they are passed to the host and the message is formatted there.
+    ``location`` is the user's line, added to the exception as a note.
+    """
+    _refuse_if_caught(template)
+    holds = jnp.logical_and(path_predicate(), predicate)
+    state = (template.args, dict(vars(template)))
+    leaves, tree = jax.tree_util.tree_flatten(state)
+    traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
+    kept = [None if is_traced(leaf) else leaf for leaf in leaves]
+    options = np.get_printoptions()
+
+    def fail(fails: Any, *traced: Any) -> None:
+        if not np.any(fails):
+            return  # under vmap the cond runs for every lane (as a select); this lane passes
+        filled = list(kept)
+        for index, value in zip(traced_at, traced):
+            filled[index] = value
+        with np.printoptions(**options):
+            args, attributes = _texts(jax.tree_util.tree_unflatten(tree, filled))
+        exception = _remembered(_rebuilt(template, args, attributes), location, raising_here)
+        exec(raising_here, {"exception": exception})  # raises from code compiled at the user's line
+
+    raising_here = _raise_at(location)
+    operands = [leaves[index] for index in traced_at]
+    ordered = jax.device_count() == 1  # as print: JAX cannot order callbacks across devices
+    lax.cond(holds, lambda *values: jax.debug.callback(fail, *values, ordered=ordered), lambda *values: None,
+             holds, *operands)
+
+
+# --- the path to a check -------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def runs_when(predicate: Callable[[], Any]) -> Iterator[None]:
+    """Around the trace of a staged branch or loop body: its code runs (per lane) when ``predicate()`` holds.
+
+    A function, called only if a check is staged inside: a loop's test is evaluated again only then.
+    """
+    path = current().path
+    path.append(predicate)
+    try:
+        yield
+    finally:
+        path.pop()
+
+
+def path_predicate() -> Any:
+    """The conjunction of the conditions under which the code being traced runs (True outside staged code).
+
+    A condition is evaluated with the path cut before it: a check staged while evaluating it (an index
+    in a ``while`` test) runs under the conditions outside, and does not evaluate this one again.
+    """
+    path = current().path
+    holds: Any = True
+    for depth in range(len(path)):
+        inner = path[depth:]
+        del path[depth:]
+        try:
+            holds = jnp.logical_and(holds, inner[0]())
+        finally:
+            path.extend(inner)
+    return holds
+
+
+# --- handlers that would catch a check ------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Handlers:
+    """The ``except`` clauses of one ``try`` statement running now, and how many staged statements
+    enclosed it when it was entered."""
+
+    types: Callable[[], Any]
+    location: Location | None
+    staged_depth: int
+
+
+@contextlib.contextmanager
+def handling(exception_types: Callable[[], Any]) -> Iterator[None]:
+    """Around the body of a ``try`` with handlers: ``exception_types()`` is what its ``except`` clauses
+    catch (evaluated only when a check needs it, as Python evaluates them only for an exception)."""
+    session = current()
+    code = exception_types.__code__  # the lambda is on the `try` line
+    session.handlers.append(Handlers(exception_types, Location(code.co_filename, code.co_firstlineno),
+                                     len(session.staged)))
+    try:
+        yield
+    finally:
+        session.handlers.pop()
+
+
+def caught_by(exception: BaseException) -> Handlers | None:
+    """The innermost ``try`` running now whose handlers catch ``exception``, if any."""
+    for handlers in reversed(current().handlers):
+        caught = handlers.types()
+        if isinstance(exception, caught if isinstance(caught, tuple) else (caught,)):
+            return handlers
+    return None
+
+
+def _refuse_if_caught(exception: BaseException) -> None:
+    """A check is raised when the program runs, after every handler has run (or not) while tracing."""
+    handlers = caught_by(exception)
+    if handlers is None:
+        return
+    raise ConversionError(
+        f"this {type(exception).__name__} is raised under a traced condition, so it is raised when the "
+        f"compiled program runs; but the `try` at {handlers.location} would catch it (an `except`, or a "
+        "`finally` that may exit), which happens (or not) while tracing, not when the program runs",
+        caller_location(),
+        "Compute the handler's result without raising: test the condition and choose the value with "
+        "an `if` (or jnp.where); or make the condition static (static_argnums / static_argnames).",
+    )
+
+
+def _raise_at(location: Location | None) -> types.CodeType:
+    """``raise exception``, compiled at the user's file and line: the last frame of the traceback that
+    JAX's error prints is then the user's ``raise`` / ``assert``, not this module."""
+    if location is None:
+        return compile("raise exception", "<autograph_lite run-time check>", "exec")
+    return compile("\n" * (location.lineno - 1) + "raise exception", location.filename, "exec")
+
+
+# --- the exception on the host --------------------------------------------------------------------
+
+
+def _texts(tree: Any) -> Any:
+    is_text = lambda leaf: isinstance(leaf, DeferredText)
+    return jax.tree_util.tree_map(lambda leaf: leaf.text() if is_text(leaf) else leaf, tree, is_leaf=is_text)
+
+
+def _rebuilt(template: BaseException, args: tuple[Any, ...], attributes: dict[str, Any]) -> BaseException:
+    """A fresh exception like ``template`` with these args and attributes, without running its ``__init__``
+    again (it ran once, at trace time, and what it stored is in the attributes)."""
+    cls = type(template)
+    exception = cls.__new__(cls, *args)
+    exception.args = args
+    vars(exception).update(attributes)
+    if template.__cause__ is not None or template.__suppress_context__:
+        exception.__cause__ = template.__cause__
+    return exception
+
+
+def _remembered(exception: BaseException, location: Location | None, raising: types.CodeType) -> BaseException:
+    """Name the user's line in a note (the message stays eager's), and keep the exception for the log
+    filter and for :func:`failed_check`, with the text that JAX's error ends with when it reports it."""
+    if location is not None:
+        exception.add_note(f"(raised when the compiled program ran, at {location})")
+    reported = f"line {location.lineno if location else 1}, in {raising.co_name}\n{type(exception).__name__}: {exception}"
+    with _raised_lock:
+        _raised.append((exception, reported))
+    return exception
+
+
+def failed_check(error: Exception) -> BaseException | None:
+    """The exception that a failing check raised on the host, which JAX's runtime ``error`` reports (the
+    latest such, taken out of the record), with a traceback of its last frame alone, the user's
+    ``raise`` / ``assert`` line; ``None`` when ``error`` reports no check of ours."""
+    text = str(error)
+    with _raised_lock:
+        for kept in reversed(_raised):
+            exception, reported = kept
+            if text.endswith(reported):
+                _raised.remove(kept)
+                return exception.with_traceback(_last_entry(exception.__traceback__))
+    return None
+
+
+def _last_entry(traceback: types.TracebackType | None) -> types.TracebackType | None:
+    """The innermost entry of ``traceback`` alone: the frames between it and the caller are JAX's
+    callback machinery, which the caller of the compiled function does not need to see."""
+    if traceback is None:
+        return None
+    while traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    return types.TracebackType(None, traceback.tb_frame, traceback.tb_lasti, traceback.tb_lineno)
+
+
+class _OwnFailures(logging.Filter):
+    """JAX logs every exception raised in a debug callback; a failing check is an exception for the
+    caller, which Python does not log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        failure = record.exc_info[1] if record.exc_info else None
+        with _raised_lock:
+            return not any(failure is kept for kept, _reported in _raised)
+
+
+logging.getLogger("jax._src.debugging").addFilter(_OwnFailures())

@@ -28,13 +28,14 @@ import contextvars
 import dataclasses
 import threading
 import types
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .appends import Staged
     from .calls import Calls
     from .report import Recorder
+    from .run_time_checks import Handlers
 
 
 @dataclasses.dataclass(eq=False)
@@ -62,6 +63,15 @@ class TraceSession:
     trial_keys_alive: list[Any] = dataclasses.field(default_factory=list)
     """The objects whose ids appear in the keys of ``trial_decisions``, kept alive so that no id is
     reused by another object while the decisions last."""
+
+    path: list[Callable[[], Any]] = dataclasses.field(default_factory=list)
+    """Per staged branch or loop body being traced, outermost first, the condition under which its code
+    runs (:mod:`.run_time_checks`): a run-time check there ANDs them, so that under ``vmap`` it fires
+    only for the lanes that eager Python would take there."""
+
+    handlers: list[Handlers] = dataclasses.field(default_factory=list)
+    """The ``try`` statements with ``except`` clauses running now, innermost last (:mod:`.run_time_checks`):
+    a check that one of them would catch cannot be staged."""
 
     call_depths: dict[tuple[Calls, types.CodeType], int] = dataclasses.field(default_factory=dict)
     """How many calls of each converted function are running now, per dispatcher (:mod:`.calls`):

@@ -42,6 +42,7 @@ from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
 from .iteration import Enumerate, Zip
 from .locations import location_of
+from .raises import PathRaises
 from .session import current
 from .values import Split, Undefined, is_array_leaf, is_traced
 
@@ -141,7 +142,10 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
         with appends.inside(collector):  # a trial: its appends are dropped, but they count as outputs
             values = split.rebuild(arrays)
             appends.carry_entered(values, state)
-            out = Split.of(body(sequence.make_item(k, x), *values), names)
+            try:
+                out = Split.of(body(sequence.make_item(k, x), *values), names)
+            except PathRaises:  # every path through the body raises at run time: the carry stays
+                out = Split.of(split.rebuild(arrays), names)
         check_structure(split, out, Site("`for` loop", location_of(body)))
         appended = [leaf for leaf in jax.tree_util.tree_leaves(collector.outputs()) if is_array_leaf(leaf)]
         return out.arrays + appended

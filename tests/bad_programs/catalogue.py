@@ -108,8 +108,8 @@ def none_turning_into_array_in_loop(x, n):
 
 
 def first_assigned_in_traced_loop(x, n):
-    for i in range(n):  # error: 'y' is first assigned inside the staged loop
-        y = x * i
+    while x < n:  # error: 'y' is first assigned inside the staged loop
+        y = x = x + 1.0
     return y
 
 
@@ -232,13 +232,13 @@ def factorial(n):
     return n * factorial(n - 1)  # error: 'factorial' calls itself without end while tracing
 
 
-def break_inside_match_in_loop(xs):
-    total = 0.0
-    for x in xs:
-        match x.ndim:  # error: `return` / `break` / `continue` inside a `match` statement
-            case 0:
-                break
-    return total
+def sequence_pattern_on_traced_subject(xs):
+    ys = xs * 2
+    match ys:
+        case [first, *_]:  # error: this `case` uses a sequence pattern, which needs a concrete subject
+            return first
+        case _:
+            return -ys
 
 
 def min_of_matrix(m):

@@ -1,0 +1,101 @@
+"""``raise``, ``assert``, ``warnings.warn`` and ``try`` handlers, made ready for run-time checks.
+
+Whether a ``raise`` sits in staged code is known only at trace time, so every one goes through the
+runtime, which stages it as a check or hands the exception back for Python to raise as written
+(``runtime.raises``):
+
+    raise ValueError(f"bad {x}")       raise _ag.raise_(ValueError(_ag.format_string('bad {}', x)))
+    assert x > 0, f"bad {x}"           assert _ag.assert_(x > 0, lambda: ...format_string...), <as before>
+    warnings.warn(msg, Category)       _ag.warn(warnings.warn, msg, Category)
+    try: body / except E: ...          try: with _ag.handling(lambda: (E,)): body / except E: ...
+
+The statement stays a ``raise`` / ``assert``, so on the concrete path Python raises from the user's
+line (and ``python -O`` still drops asserts). A message formatted from traced values is kept as
+deferred text for the check (the assert's own message, raised by Python on a concrete failure, keeps
+``format_message``, which needs its text at once). The ``with`` around a ``try`` body records what its
+handlers catch, so that a staged check they would have to catch is refused with the user's line.
+The early-exit pass's re-raise is left alone; its catch-all ``try`` around a ``try`` whose ``finally``
+may exit (which drops a pending exception, as Python's does) records that it catches everything.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import gast
+
+from ..analysis.blocks import SCOPES, TRY_STATEMENTS, blocks_of
+from ..generated_names import PREFIX, RUNTIME
+from . import nodes
+from .facts import ScopeFacts
+
+# The operators that may stage a run-time check, whose exception ``autograph_lite.jit`` then raises
+# as eager Python would (``conversion.stages_checks``): those this pass writes calls to, and the read
+# of a name that may be unbound (the unbound-reads pass), which a loop with a traced trip count may
+# leave unbound at run time.
+CHECK_OPERATORS = frozenset({"raise_", "assert_", "warn", "ld"})
+
+
+def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+    if isinstance(function, gast.FunctionDef):  # a lambda holds no statement
+        function.body = _block(function.body)
+    return facts
+
+
+def _block(statements: list[gast.stmt]) -> list[gast.stmt]:
+    result: list[gast.stmt] = []
+    for statement in statements:
+        if isinstance(statement, SCOPES):
+            result.append(statement)  # nested functions were rewritten on their own
+            continue
+        for block in blocks_of(statement):
+            block[:] = _block(block)
+        result.append(_statement(statement))
+    return result
+
+
+def _statement(node: gast.stmt) -> gast.stmt:
+    if isinstance(node, gast.Raise) and node.exc is not None and not _generated(node.exc):
+        arguments = [_deferred(node.exc)] + ([node.cause] if node.cause is not None else [])
+        node.exc, node.cause = nodes.runtime_call("raise_", arguments, node.lineno), None
+    elif isinstance(node, gast.Assert):
+        arguments = [node.test] + ([nodes.lazy(_deferred(copy.deepcopy(node.msg)))] if node.msg is not None else [])
+        node.test = nodes.runtime_call("assert_", arguments, node.lineno)
+    elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and _may_warn(node.value):
+        call = node.value
+        callee, arguments = (call.args[0], call.args[1:]) if _is_runtime_call(call) else (call.func, call.args)
+        node.value = nodes.runtime_call("warn", [callee, *arguments], call.lineno, call.keywords)
+    elif isinstance(node, TRY_STATEMENTS) and node.handlers:
+        caught = nodes.tuple_of([h.type or nodes.name("BaseException", h.lineno) for h in node.handlers], node.lineno)
+        context = gast.withitem(context_expr=nodes.runtime_call("handling", [nodes.lazy(caught)], node.lineno),
+                                optional_vars=None)
+        statement = gast.With(items=[context], body=node.body, type_comment=None)
+        statement.lineno, statement.col_offset = node.lineno, node.col_offset
+        statement.end_lineno, statement.end_col_offset = node.lineno, node.col_offset
+        node.body = [statement]
+    return node
+
+
+def _deferred(expression: gast.expr) -> gast.expr:
+    """``expression`` with its exception-message f-strings kept as deferred text for a run-time check."""
+    for node in gast.walk(expression):
+        if isinstance(node, gast.Call) and _is_runtime_call(node, "format_message"):
+            node.func.attr = "format_string"
+    return expression
+
+
+def _may_warn(call: gast.Call) -> bool:
+    """A call that may be ``warnings.warn`` (the runtime checks which function it is)."""
+    callee = call.args[0] if _is_runtime_call(call) and call.args else call.func
+    return (isinstance(callee, gast.Attribute) and callee.attr == "warn") or (
+        isinstance(callee, gast.Name) and callee.id == "warn")
+
+
+def _is_runtime_call(call: gast.Call, operator: str = "call") -> bool:
+    function = call.func
+    return (isinstance(function, gast.Attribute) and function.attr == operator
+            and isinstance(function.value, gast.Name) and function.value.id == RUNTIME)
+
+
+def _generated(expression: gast.expr) -> bool:
+    return isinstance(expression, gast.Name) and expression.id.startswith(PREFIX)

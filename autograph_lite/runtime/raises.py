@@ -1,0 +1,186 @@
+"""``raise``, ``assert`` and ``warnings.warn`` in converted code: at run time, only when eager Python would.
+
+Inside a staged branch or loop body (a ``lax.cond`` branch, a ``scan`` / ``while_loop`` body) the code
+is traced whatever the run-time condition, so a Python ``raise`` there would raise on every input. The
+rewriter writes ``raise E(...)`` as ``raise _ag.raise_(E(...))``: on the concrete path (no staged
+statement encloses it) :func:`raise_` returns the exception and Python raises it, as written; inside
+staged code it stages a run-time check (:mod:`.run_time_checks`) and ends the traced path with
+:class:`PathRaises`, which the staged statement catches: a branch that raises returns placeholders of
+the other branch's types, a loop body that raises leaves the carry as it was (the program never gets
+past the check, so nobody sees them). ``assert c, msg`` with a traced ``c`` is the same check on
+``not c``, and the code after it goes on. ``warnings.warn`` inside staged code warns at run time.
+
+A name first assigned in a ``for`` loop over a range with a traced bound, and read after it, leaves
+the loop as :class:`AssignedIfRan`: the value of the last iteration (zeros if none ran) and whether
+one ran. A read of it (``_ag.ld``) is a check that raises eager's ``UnboundLocalError`` when the loop
+ran zero times and the program reaches that read.
+
+A ``try`` statement with handlers records them (:func:`.run_time_checks.handling`). A handler entered
+inside the innermost staged statement catches a ``raise`` at trace time, on the traced path, as
+Python would: that raise stays a Python raise. One entered outside it would have to catch a staged
+check: a located error (:func:`.run_time_checks.stage_exception`).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..errors import Location
+from .locations import caller_location
+from .printing import DeferredText
+from .run_time_checks import caught_by, path_predicate, stage_exception
+from .session import current
+from .values import any_traced, is_traced, to_predicate
+from .values import ld as checked_read
+
+_NO_CAUSE = object()
+
+
+class PathRaises(BaseException):
+    """At trace time: every path from here raises at run time (a check is staged), so the staged
+    statement being traced stops tracing this branch or body. A ``BaseException``, so that no
+    ``except Exception`` of the user's takes it for an error."""
+
+
+def raise_(exception: Any, cause: Any = _NO_CAUSE) -> Any:
+    """``raise exception [from cause]``: return the exception for Python to raise, or stage it."""
+    if isinstance(exception, type) and issubclass(exception, BaseException):
+        exception = exception()
+    if cause is not _NO_CAUSE and isinstance(exception, BaseException):
+        if isinstance(cause, type) and issubclass(cause, BaseException):
+            cause = cause()
+        exception.__cause__ = cause
+    if not isinstance(exception, BaseException) or not _staged_here(exception):
+        return _with_text(exception)
+    stage_exception(True, exception, caller_location())
+    raise PathRaises()
+
+
+def assert_(condition: Any, message: Callable[[], Any] | None = None) -> Any:
+    """The test of ``assert condition, message``: a traced one is checked at run time (``message()`` is
+    evaluated now, its text formed when the check fails), and passes here. A concrete one is Python's,
+    except a false one in staged code: that is a ``raise``, which must happen only when the program
+    takes this path."""
+    if not is_traced(condition):
+        if condition or not _staged_here(AssertionError()):
+            return condition
+        stage_exception(True, AssertionError() if message is None else AssertionError(message()), caller_location())
+        raise PathRaises()
+    location = caller_location()
+    holds = to_predicate(condition, "`assert`", location or Location("<unknown>", 0))
+    exception = AssertionError() if message is None else AssertionError(message())
+    stage_exception(jnp.logical_not(holds), exception, location)
+    return True
+
+
+def warn(message: Any, category: Any = None, stacklevel: int = 1, source: Any = None) -> None:
+    """``warnings.warn`` in staged code: at run time, when the program takes this path, with eager's
+    category, message and location (so filters and once-per-location behave as eager)."""
+    if not current().staged and not any_traced(message):
+        warnings.warn(message, category, stacklevel=stacklevel + 1, source=source)
+        return
+    if isinstance(message, Warning):
+        category = type(message)
+    category = UserWarning if category is None else category
+    frame = _user_frame(stacklevel)
+    where = frame.f_globals if frame is not None else sys.modules["__main__"].__dict__
+    filename, line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("sys", 1)
+    leaves, tree = jax.tree_util.tree_flatten(message)
+    traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
+    kept = [None if is_traced(leaf) else leaf for leaf in leaves]
+    options = np.get_printoptions()
+
+    def emit(taken: Any, *traced: Any) -> None:
+        if not np.any(taken):
+            return  # under vmap the cond runs for every lane (as a select); this lane is elsewhere
+        filled = list(kept)
+        for index, value in zip(traced_at, traced):
+            filled[index] = value
+        with np.printoptions(**options):
+            text = _text_of(jax.tree_util.tree_unflatten(tree, filled))
+        registry = where.setdefault("__warningregistry__", {})
+        warnings.warn_explicit(text, category, filename, line, where.get("__name__", "<string>"), registry, where)
+
+    ordered = jax.device_count() == 1
+    operands = [leaves[index] for index in traced_at]
+    taken = jnp.asarray(path_predicate())
+    jax.lax.cond(taken, lambda *v: jax.debug.callback(emit, *v, ordered=ordered), lambda *v: None,
+                 taken, *operands)
+
+
+@jax.tree_util.register_pytree_node_class
+class AssignedIfRan:
+    """The value of ``name`` after a loop whose trip count is traced and whose body assigns it first:
+    ``value`` (zeros of its type if no iteration ran) and the traced bool ``ran``. A pytree, so that
+    staged statements after the loop carry it as it is, to the read that checks it."""
+
+    __slots__ = ("name", "ran", "value")
+
+    def __init__(self, name: str, value: Any, ran: Any) -> None:
+        self.name, self.value, self.ran = name, value, ran
+
+    def tree_flatten(self) -> tuple[tuple[Any, Any], str]:
+        return (self.value, self.ran), self.name
+
+    @classmethod
+    def tree_unflatten(cls, name: str, children: tuple[Any, Any]) -> AssignedIfRan:
+        return cls(name, *children)
+
+
+def ld(value: Any) -> Any:
+    """A read of a name that may be unbound: Python's ``UnboundLocalError`` now for the ``Undefined``
+    stand-in, at run time for a name that a loop assigned only if it ran (when the program reaches
+    this read and the loop ran zero times)."""
+    if isinstance(value, AssignedIfRan):
+        message = f"cannot access local variable {value.name!r} where it is not associated with a value"
+        stage_exception(jnp.logical_not(value.ran), UnboundLocalError(message), caller_location())
+        return value.value
+    return checked_read(value)
+
+
+def _text_of(message: Any) -> Any:
+    return message.text() if isinstance(message, DeferredText) else message
+
+
+def _user_frame(stacklevel: int) -> types.FrameType | None:
+    """The frame ``warnings.warn(..., stacklevel)`` names: the user's line that called it (a generated
+    helper has the user's file and lines), then the user's callers, skipping our frames and JAX's."""
+    frame: types.FrameType | None = sys._getframe(1)
+    remaining = stacklevel
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        ours = module.split(".")[0] in ("autograph_lite", "jax", "jaxlib")
+        if not ours and (remaining == stacklevel or not frame.f_code.co_name.startswith("_ag_")):
+            remaining -= 1
+            if remaining == 0:
+                return frame
+        frame = frame.f_back
+    return None
+
+
+def _staged_here(exception: BaseException) -> bool:
+    """Whether this raise must be staged: it sits in staged code, and no handler on its traced path
+    (entered inside the innermost staged statement) catches it."""
+    depth = len(current().staged)
+    if depth == 0:
+        return False
+    handlers = caught_by(exception)
+    return handlers is None or handlers.staged_depth < depth
+
+
+def _with_text(exception: Any) -> Any:
+    """A Python raise of an exception whose message was formatted from traced values: its text is
+    needed now, which :meth:`.printing.DeferredText.text` refuses with a located error."""
+    if isinstance(exception, BaseException):
+        for argument in exception.args:
+            if isinstance(argument, DeferredText):
+                argument.text("is an exception message")
+    return exception

@@ -1,0 +1,77 @@
+"""``raise`` and ``assert`` on traced values in generated programs (feature ``raises``, issue #15).
+
+Under a traced condition (a staged branch, a loop body) the converter turns a ``raise`` into a
+run-time check: the compiled program must raise only on the inputs on which eager Python raises, with
+eager's exception type and message (``autograph_lite.jit`` raises the exception itself), after
+printing what eager Python printed before it. The generator draws, anywhere a statement can go:
+
+- ``if <condition>: [statements]; raise E(<message>)`` (``ValueError``, ``KeyError``,
+  ``OverflowError``): the branch never falls through, so what it assigns is not read after it;
+- ``assert <condition>, <message>`` and, sometimes, ``assert <condition>``.
+
+Messages are ``"check N"`` or f-strings of a traced value (``f'check N: {x:.2f}'``), so that the
+message is formed from run-time values. Conditions are the builder's own, so inputs take the raising
+path on some sets and not on others. program_check.py keeps an input set on which the eager run raises
+one of these exceptions (:func:`is_generated_check`) and requires every converted run to raise the
+same type with the same message there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from hypothesis import strategies as st
+from program_model import MAX_DEPTH, NUMERIC, SCALARS, Block, Ctx, Scope, indent
+
+EXCEPTIONS = ("ValueError", "KeyError", "OverflowError")
+_CHECK_MESSAGE = re.compile(r"'?check \d+")
+_SPECS = ("", ".2f", "")  # format specs for scalars (a bool or an array has no .2f)
+
+
+def is_generated_check(error: BaseException) -> bool:
+    """Whether ``error`` is what a generated ``raise`` or ``assert`` raises (an ``assert`` may have
+    no message; nothing else in a generated program raises ``AssertionError``)."""
+    if type(error) is AssertionError:
+        return True
+    return type(error).__name__ in EXCEPTIONS and _CHECK_MESSAGE.match(str(error)) is not None
+
+
+class Raises:
+    """The ``raise`` (under a condition) and ``assert`` statements; a mixin of the program builder."""
+
+    def extra_statements(self, scope: Scope, ctx: Ctx) -> list[str]:
+        kinds = super().extra_statements(scope, ctx)
+        if not self.has("raises"):
+            return kinds
+        kinds += ["assert_check"] * 2
+        if self.budget > 0 and ctx.depth < MAX_DEPTH:
+            kinds += ["raise_check"] * (4 if ctx.depth == 0 else 2)
+        return kinds
+
+    def check_message(self, scope: Scope) -> str:
+        """``"check N"``, or an f-string with a value computed from the arguments."""
+        number = next(self.counter)
+        if not self.chance(60):
+            return f'"check {number}"'
+        t = self.pick(list(NUMERIC if self.has("vectors") else SCALARS) + ["b"])
+        spec = self.pick(_SPECS) if t in SCALARS else ""
+        text = self.expr(t, scope, self.draw(st.integers(0, 1))).text
+        return f"f'check {number}: {{{text}{':' + spec if spec else ''}}}'"
+
+    def stmt_raise_check(self, scope: Scope, ctx: Ctx) -> Block:
+        self.used.add("raises")
+        test = self.condition(scope).text
+        inner = dataclasses.replace(ctx, depth=ctx.depth + 1)
+        before = self.block(scope, inner, 2, least=0)
+        lines = before.lines
+        if not before.exits:
+            lines = lines + [f"raise {self.pick(EXCEPTIONS)}({self.check_message(before.scope)})"]
+        # The branch never falls through: after the `if`, only what was bound before it is.
+        return Block([f"if {test}:"] + indent(lines), scope)
+
+    def stmt_assert_check(self, scope: Scope, ctx: Ctx) -> Block:
+        self.used.add("raises")
+        test = self.condition(scope).text
+        message = f", {self.check_message(scope)}" if self.chance(70) else ""
+        return Block([f"assert {test}{message}"], scope)
