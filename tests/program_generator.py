@@ -48,7 +48,9 @@ from program_closures import Closures
 from program_containers import Containers
 from program_deletes import Deletes
 from program_expressions import Expressions
+from program_indexing import Indexing
 from program_loops import Loops
+from program_match import Matches
 from program_model import (  # noqa: F401 - Case and regression_text re-exported
     AUG_BUDGET,
     AUG_PER_NEST,
@@ -75,6 +77,7 @@ from program_model import (  # noqa: F401 - Case and regression_text re-exported
 )
 from program_printing import Printing
 from program_pytrees import Pytrees
+from program_raises import Raises
 from program_regressions import load_regression, main, reduce_case, save_regression  # noqa: F401 - re-exported
 from program_with_try import WithTry
 
@@ -118,10 +121,14 @@ FEATURES: dict[str, str] = {
     "print": "print / f-strings with format specs, sep= and end= (stdout compared)",
     "pytrees": "tuples and dicts of values carried through loops and branches",
     "with_try": "with / try (finally, except + else) around statements that may exit (program_with_try.py)",
+    "match": "match on an int scalar: literals, |, as, guards, captures, _ (program_match.py)",
+    "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",
+    "raises": "raise E(msg) under a traced condition, assert cond[, msg] (program_raises.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees"})
 OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins",
-                            "maybe_undefined_use", "del", "with_try"}) | EFFECT_FEATURES
+                            "maybe_undefined_use", "del", "with_try", "indexing",
+                            "match", "raises"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
@@ -149,7 +156,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(Raises, Indexing, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

@@ -24,7 +24,10 @@ from . import (
     list_appends,
     logical_expressions,
     loops,
+    match_statements,
     outer_writes,
+    raises,
+    subscripts,
     unbound_reads,
     validate,
 )
@@ -53,7 +56,11 @@ def find_carried(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
 
 
 PASS_ORDER: tuple[tuple[Pass, str], ...] = (
-    (validate.transform, "first: what cannot be converted is rejected, at the user's line, before anything is rewritten"),
+    (match_statements.transform, "before the validation, so that a case, which becomes an `if` branch, is checked "
+                                 "as one; it makes only plain `if`s, assignments and pattern helpers, which every "
+                                 "later pass already handles"),
+    (validate.transform, "what cannot be converted is rejected, at the user's line, before anything else is "
+                         "rewritten"),
     (find_placeholders, "on the program as written, with Python's own meaning of return, break, continue and "
                         "loop else, which the early-exit pass replaces with flags"),
     (outer_writes.transform, "before any pass generates helpers with `nonlocal` of their own"),
@@ -67,8 +74,13 @@ PASS_ORDER: tuple[tuple[Pass, str], ...] = (
                          "functions, and they move code into both"),
     (calls.transform, "before the logical-expression and statement passes, for the same reason as the "
                       "f-strings"),
+    (subscripts.transform, "next to the calls, before the logical-expression and statement passes, for the "
+                           "same reason as the f-strings; after the item updates, whose stores it leaves alone"),
     (logical_expressions.transform, "before the analysis, so that the lazy operands it wraps in lambdas are "
                                     "seen as reads; it rewrites the stop tests of `for` loops too"),
+    (raises.transform, "after the expression passes, so that the message lambdas it makes hold rewritten "
+                       "expressions, and before the analysis, which then sees the `with` it puts around a "
+                       "`try` body"),
     (find_carried, "after every expression rewrite, before the statement passes, which need what each "
                    "statement carries"),
     (unbound_reads.transform, "before the statement passes, so that only the user's own reads are checked, "

@@ -8,12 +8,13 @@ object, so one compiled rewrite serves every set of options.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from jax.extend import source_info_util
 
-from . import appends, conditionals, effects, items, logic, loops, printing, values
+from . import appends, conditionals, effects, items, logic, loops, matching, printing, raises, run_time_checks, sequences, values
 from .calls import Calls
 
 
@@ -22,7 +23,7 @@ class Operators:
 
     Undefined = values.Undefined
     maybe_undefined = staticmethod(values.maybe_undefined)
-    ld = staticmethod(values.ld)
+    ld = staticmethod(raises.ld)
     if_stmt = staticmethod(conditionals.if_stmt)
     if_exp = staticmethod(conditionals.if_exp)
     and_ = staticmethod(logic.and_)
@@ -35,12 +36,17 @@ class Operators:
     outer_write = staticmethod(effects.outer_write)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
+    raise_ = staticmethod(raises.raise_)
+    assert_ = staticmethod(raises.assert_)
+    handling = staticmethod(run_time_checks.handling)
+    match_pattern = staticmethod(matching.match_pattern)
 
     def __init__(self, static_loops: str, calls: Calls) -> None:
         if static_loops not in loops.STATIC_LOOP_MODES:
             raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
         self.static_loops = static_loops
         self.call = calls.call
+        self.getitem = sequences.make_getitem(calls.call)
 
     def for_stmt(
         self,
@@ -53,6 +59,12 @@ class Operators:
         assigned_first: tuple[str, ...] = (),
     ) -> tuple[Any, ...]:
         return loops.for_stmt(iterable, body, init, names, self.static_loops, effect, stop_test, assigned_first)
+
+    def warn(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """A call made for its effect that may be ``warnings.warn``: that one warns at run time in staged code."""
+        if function is warnings.warn:
+            return raises.warn(*args, **kwargs)
+        return self.call(function, *args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<autograph_lite operators static_loops={self.static_loops!r}>"

@@ -216,3 +216,57 @@ def exits_in_try(x, n):
 
 EXAMPLES["return_in_with"] = [(F32(3.0),), (F32(-3.0),)]
 EXAMPLES["exits_in_try"] = [(F32(1.5), I32(5)), (F32(100.0), I32(3)), (F32(-1.0), I32(4))]
+
+
+def match_literals(kind, x):
+    match kind:
+        case 0:
+            y = x + 1
+        case 1 | 2:
+            y = x * kind
+        case n if n > 5:
+            y = x - n
+        case _:
+            y = -x
+    return y
+
+
+def match_structure(item, x):
+    match item:
+        case (kind, scale) if kind == 0:
+            return x * scale
+        case [first, *rest]:
+            return x + first + len(rest)
+        case _:
+            return x
+
+
+EXAMPLES["match_literals"] = [(I32(0), F32(2.0)), (I32(2), F32(2.0)), (I32(7), F32(2.0)), (I32(4), F32(2.0))]
+EXAMPLES["match_structure"] = [
+    ((I32(0), F32(3.0)), F32(1.5)), ((I32(4), F32(3.0)), F32(1.5)), ((F32(4.0), F32(5.0), F32(6.0)), F32(1.5)), ((), F32(1.5)),
+]
+
+
+TORQUES = [-1.0, 0.0, 1.0]
+
+
+def indexed_sequences(p, a, xs, i):
+    moves = [jnp.sin, lambda q: q * 2.0]
+    p = moves[a % 2](p) + TORQUES[a] + TORQUES[-1]
+    return p * xs[i] + xs[1:].sum(), xs.at[i].get()
+
+
+EXAMPLES["indexed_sequences"] = [(F32(0.5), I32(a), _ROWS, I32(1)) for a in (-3, 0, 2)]
+
+
+def checked_steps(x, n):
+    assert x > 0, f"x must be positive, got {x}"
+    total = x
+    for i in range(n):
+        if total > 100:
+            raise OverflowError(f"total {total} passed 100 at step {i}")
+        total = total * 2
+    return total
+
+
+EXAMPLES["checked_steps"] = [(F32(1.5), I32(3)), (F32(0.5), I32(0))]
