@@ -57,11 +57,6 @@ _raised: collections.deque[tuple[BaseException, str]] = collections.deque(maxlen
 _raised_lock = threading.Lock()
 
 
-def raise_when(predicate: jax.Array, make_exception: Callable[[], BaseException]) -> None:
-    """Raise ``make_exception()`` when the program runs, if ``predicate`` (any element of it) holds."""
-    stage_exception(jnp.any(predicate), make_exception(), None)
-
-
 def stage_exception(predicate: Any, template: BaseException, location: Location | None) -> None:
     """Raise (a copy of) ``template`` when the program runs, if ``predicate`` and the path to here hold.
 
