@@ -294,3 +294,23 @@ def test_an_exit_in_a_match_converts():
     """It was a located UnsupportedSyntaxError; a `match` is now an `if` chain (tests/test_match.py)."""
     assert_equivalent(return_in_match, F32(2.0))
     assert autograph_lite.convert(return_in_match)(F32(2.0)) == 2.0
+
+
+def refusal_inside_a_try_with_a_broad_handler(x):
+    try:
+        if x > 0:
+            y = x
+        z = y * 2  # y is unbound when x <= 0: eager Python raises UnboundLocalError, caught below
+    except Exception:
+        z = x * 0 - 1.0
+    return z
+
+
+def test_the_converters_own_errors_pass_through_the_users_handlers():
+    """A refusal raised while tracing (here: `y` assigned in one branch of a traced `if` and read
+    after it) is no exception of the user's program: caught by `except Exception`, it silently ran the
+    handler for every input (-1.0 where eager gives 4.0)."""
+    assert refusal_inside_a_try_with_a_broad_handler(F32(2.0)) == 4.0
+    assert refusal_inside_a_try_with_a_broad_handler(F32(-2.0)) == -1.0
+    with pytest.raises(autograph_lite.StagingTypeError, match="'y'"):
+        autograph_lite.jit(refusal_inside_a_try_with_a_broad_handler)(F32(2.0))

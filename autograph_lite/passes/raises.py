@@ -73,7 +73,18 @@ def _statement(node: gast.stmt) -> gast.stmt:
         statement.lineno, statement.col_offset = node.lineno, node.col_offset
         statement.end_lineno, statement.end_col_offset = node.lineno, node.col_offset
         node.body = [statement]
+        for handler in node.handlers:
+            _let_conversion_errors_through(handler)
     return node
+
+
+def _let_conversion_errors_through(handler: gast.ExceptHandler) -> None:
+    """Start the clause with ``_ag.not_for_handlers(<the exception>)`` (naming it if it had no name)."""
+    line = handler.lineno
+    if handler.name is None:
+        handler.name = nodes.name(f"{PREFIX}handled_L{line}", line, store=True)
+    check = nodes.runtime_call("not_for_handlers", [nodes.name(handler.name.id, line)], line)
+    handler.body = [nodes.expression_statement(check, line)] + handler.body
 
 
 def _deferred(expression: gast.expr) -> gast.expr:

@@ -38,6 +38,7 @@ class Operators:
     format_message = staticmethod(printing.format_message)
     raise_ = staticmethod(raises.raise_)
     assert_ = staticmethod(raises.assert_)
+    not_for_handlers = staticmethod(raises.not_for_handlers)
     handling = staticmethod(run_time_checks.handling)
     match_pattern = staticmethod(matching.match_pattern)
 

@@ -33,7 +33,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..errors import Location
+from ..errors import ConversionError, Location, UnassignedReadError
 from .locations import caller_location
 from .printing import DeferredText
 from .run_time_checks import caught_by, path_predicate, stage_exception
@@ -48,6 +48,19 @@ class PathRaises(BaseException):
     """At trace time: every path from here raises at run time (a check is staged), so the staged
     statement being traced stops tracing this branch or body. A ``BaseException``, so that no
     ``except Exception`` of the user's takes it for an error."""
+
+
+def not_for_handlers(exception: BaseException) -> None:
+    """The first statement of every ``except`` clause of converted code: the converter's own errors (a
+    located refusal, a path that raises only at run time) pass through the user's handlers. Eager Python
+    never raises them, so a handler that caught one, or a ``finally`` that exits, would run where eager
+    does not: a silent wrong value instead of the error."""
+    inner = exception.exceptions if isinstance(exception, BaseExceptionGroup) else (exception,)
+    for one in inner:
+        if isinstance(one, BaseExceptionGroup):
+            not_for_handlers(one)
+        elif isinstance(one, (ConversionError, UnassignedReadError, PathRaises)):
+            raise one
 
 
 def raise_(exception: Any, cause: Any = _NO_CAUSE) -> Any:
