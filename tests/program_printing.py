@@ -47,7 +47,8 @@ class Printing:
             text = self.expr(t, scope, self.draw(st.integers(0, 1))).text
             label = self.pick(["", "n=", "v: ", " "])
             fields.append(f"{label}{{{text}{':' + spec if spec else ''}}}")
-        return "f'" + "".join(fields) + "'"
+        quote = '"' if any("'" in field for field in fields) else "'"  # Python 3.11: no reuse of the quote inside
+        return f"f{quote}" + "".join(fields) + quote
 
     def stmt_print(self, scope: Scope, ctx) -> Block:
         self.used.add("print")

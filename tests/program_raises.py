@@ -57,7 +57,8 @@ class Raises:
         t = self.pick(list(NUMERIC if self.has("vectors") else SCALARS) + ["b"])
         spec = self.pick(_SPECS) if t in SCALARS else ""
         text = self.expr(t, scope, self.draw(st.integers(0, 1))).text
-        return f"f'check {number}: {{{text}{':' + spec if spec else ''}}}'"
+        quote = '"' if "'" in text else "'"  # Python 3.11: no reuse of the f-string's quote inside it
+        return f"f{quote}check {number}: {{{text}{':' + spec if spec else ''}}}{quote}"
 
     def stmt_raise_check(self, scope: Scope, ctx: Ctx) -> Block:
         self.used.add("raises")
