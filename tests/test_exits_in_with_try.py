@@ -11,6 +11,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import pytest
+from golden.analysis.corpus import exit_in_try_then_name_read_after_it, traced_if_in_try_star
 from support import assert_equivalent
 
 import autograph_lite
@@ -165,16 +166,6 @@ def returns_on_every_path_of_a_try(x):
 
 
 
-def exit_in_try_then_name_read_after_it(x):
-    try:
-        if x > 0:
-            return x
-        z = x * 2  # bound on every path that reaches the read after the `try`
-    finally:
-        x = x + 1
-    return z + x
-
-
 def name_from_try_body_or_handler_read_in_traced_if(x, n):
     try:
         if n > 3:
@@ -187,17 +178,6 @@ def name_from_try_body_or_handler_read_in_traced_if(x, n):
     else:
         w = z - 1
     return w
-
-
-def traced_if_in_try_star(x):
-    try:
-        if x > 0:
-            y = x
-        else:
-            y = -x
-    except* ValueError:
-        y = x * 0
-    return y
 
 
 def return_in_try_star_body(x):
