@@ -92,3 +92,18 @@ def test_a_while_loop_keeps_the_located_error():
 
     with pytest.raises(autograph_lite.StagingTypeError, match="'y' is first assigned inside the staged loop"):
         autograph_lite.jit(first_assigned_in_while)(jnp.float32(1.0), I32(3))
+
+
+def last_then_traced_if(x, n):
+    for i in range(n):
+        last = x * i
+    if x > 0:
+        last = last + 1
+    return last
+
+
+def test_explain_names_the_value_not_the_plumbing():
+    """The name left bound only if the loop ran is carried with its flag; explain shows its type."""
+    text = str(autograph_lite.explain(last_then_traced_if, 2.0, 3))
+    assert "carries last: weakly typed f32[] (bound only if its loop ran)" in text
+    assert "AssignedIfRan" not in text

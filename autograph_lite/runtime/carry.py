@@ -59,6 +59,8 @@ def describe(value: Any, *, article: bool = True) -> str:
     without the article (``article=False``), and there a ``None`` has always read as the empty
     container it is to JAX (``NoneType of ()``); its output stays as it was.
     """
+    if isinstance(value, AssignedIfRan):  # its flag is plumbing: the user's value is what it holds
+        return describe(value.value, article=article) + " (bound only if its loop ran)"
     leaves = jax.tree_util.tree_leaves(value)
     if (len(leaves) == 1 and leaves[0] is value) or (article and value is None):
         return type_string(value)
