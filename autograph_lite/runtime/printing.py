@@ -26,6 +26,7 @@ from typing import Any
 
 import jax
 import numpy as np
+from jax import lax
 from jax.extend import core as jex_core
 
 from ..errors import ConversionError
@@ -259,25 +260,44 @@ def _stream(file: Any) -> Callable[[], Any]:
 
 
 def _write_at_run_time(text: Any, stream: Callable[[], Any], flush: bool) -> None:
-    """One ordered debug callback that writes ``text`` (a str or a DeferredText) when the program runs.
+    """Write ``text`` (a str or a DeferredText) when the program runs, in program order."""
+    at_run_time(text, lambda rendered: builtins.print(rendered, end="", file=stream(), flush=flush))
+
+
+def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> None:
+    """Call ``use(value)`` on the host when the program runs: one ordered debug callback, ``value``'s
+    traced leaves filled in and every DeferredText in it turned to its text.
 
     Only the traced leaves are operands; everything else is kept here, so no tracer outlives the
-    trace. NumPy's print options are those of the trace, as with ``jax.debug.print``.
+    trace. NumPy's print options are those of the trace, as with ``jax.debug.print``. With ``when``
+    (a traced bool), only if it holds: the callback sits behind ``lax.cond``, so the host is not
+    reached otherwise; under ``vmap`` that cond runs every lane (as a select), and the call is skipped
+    where ``when`` does not hold in any lane.
     """
-    leaves, tree = jax.tree_util.tree_flatten(text)
+    leaves, tree = jax.tree_util.tree_flatten(value)
     traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
     kept = [None if is_traced(leaf) else leaf for leaf in leaves]
+    operands = [leaves[index] for index in traced_at]
     options = np.get_printoptions()
 
-    def write(*traced: Any) -> None:
+    def call(traced: tuple[Any, ...]) -> None:
         filled = list(kept)
-        for index, value in zip(traced_at, traced):
-            filled[index] = value
+        for index, leaf in zip(traced_at, traced):
+            filled[index] = leaf
         with np.printoptions(**options):
-            rendered = _realized(jax.tree_util.tree_unflatten(tree, filled))
-        builtins.print(rendered, end="", file=stream(), flush=flush)
+            realized = _realized(jax.tree_util.tree_unflatten(tree, filled))
+        use(realized)
 
-    jax.debug.callback(write, *(leaves[index] for index in traced_at), ordered=_ordered())
+    if when is None:
+        jax.debug.callback(lambda *traced: call(traced), *operands, ordered=_ordered())
+        return
+
+    def call_if(holds: Any, *traced: Any) -> None:
+        if np.any(holds):
+            call(traced)
+
+    lax.cond(when, lambda *values: jax.debug.callback(call_if, *values, ordered=_ordered()),
+             lambda *values: None, when, *operands)
 
 
 def _ordered() -> bool:

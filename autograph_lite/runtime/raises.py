@@ -31,11 +31,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from ..errors import ConversionError, Location, UnassignedReadError
 from .locations import caller_location
-from .printing import DeferredText
+from .printing import DeferredText, at_run_time
 from .run_time_checks import caught_by, path_predicate, stage_exception
 from .session import current
 from .values import any_traced, is_traced, to_predicate
@@ -106,27 +105,12 @@ def warn(message: Any, category: Any = None, stacklevel: int = 1, source: Any = 
     frame = _user_frame(stacklevel)
     where = frame.f_globals if frame is not None else sys.modules["__main__"].__dict__
     filename, line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("sys", 1)
-    leaves, tree = jax.tree_util.tree_flatten(message)
-    traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
-    kept = [None if is_traced(leaf) else leaf for leaf in leaves]
-    options = np.get_printoptions()
 
-    def emit(taken: Any, *traced: Any) -> None:
-        if not np.any(taken):
-            return  # under vmap the cond runs for every lane (as a select); this lane is elsewhere
-        filled = list(kept)
-        for index, value in zip(traced_at, traced):
-            filled[index] = value
-        with np.printoptions(**options):
-            text = _text_of(jax.tree_util.tree_unflatten(tree, filled))
+    def emit(text: Any) -> None:
         registry = where.setdefault("__warningregistry__", {})
         warnings.warn_explicit(text, category, filename, line, where.get("__name__", "<string>"), registry, where)
 
-    ordered = jax.device_count() == 1
-    operands = [leaves[index] for index in traced_at]
-    taken = jnp.asarray(path_predicate())
-    jax.lax.cond(taken, lambda *v: jax.debug.callback(emit, *v, ordered=ordered), lambda *v: None,
-                 taken, *operands)
+    at_run_time(message, emit, when=jnp.asarray(path_predicate()))
 
 
 @jax.tree_util.register_pytree_node_class
@@ -157,10 +141,6 @@ def ld(value: Any) -> Any:
         stage_exception(jnp.logical_not(value.ran), UnboundLocalError(message), caller_location())
         return value.value
     return checked_read(value)
-
-
-def _text_of(message: Any) -> Any:
-    return message.text() if isinstance(message, DeferredText) else message
 
 
 def _user_frame(stacklevel: int) -> types.FrameType | None:

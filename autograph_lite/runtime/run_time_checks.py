@@ -40,16 +40,12 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import jax
 import jax.numpy as jnp
-import numpy as np
-from jax import lax
 
 from ..errors import ConversionError, Location
 from .locations import caller_location
-from .printing import DeferredText
+from .printing import at_run_time
 from .session import current
-from .values import is_traced
 
 # The latest exceptions raised by failing checks (which JAX's log of failed callbacks leaves out), each
 # with the end of the text JAX's runtime error reports it by: its last frame's line and its last line.
@@ -65,29 +61,13 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
     ``location`` is the user's line, added to the exception as a note.
     """
     _refuse_if_caught(template)
-    holds = jnp.logical_and(path_predicate(), predicate)
-    state = (template.args, dict(vars(template)))
-    leaves, tree = jax.tree_util.tree_flatten(state)
-    traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
-    kept = [None if is_traced(leaf) else leaf for leaf in leaves]
-    options = np.get_printoptions()
+    raising_here = _raise_at(location)
 
-    def fail(fails: Any, *traced: Any) -> None:
-        if not np.any(fails):
-            return  # under vmap the cond runs for every lane (as a select); this lane passes
-        filled = list(kept)
-        for index, value in zip(traced_at, traced):
-            filled[index] = value
-        with np.printoptions(**options):
-            args, attributes = _texts(jax.tree_util.tree_unflatten(tree, filled))
-        exception = _remembered(_rebuilt(template, args, attributes), location, raising_here)
+    def fail(state: tuple[tuple[Any, ...], dict[str, Any]]) -> None:
+        exception = _remembered(_rebuilt(template, *state), location, raising_here)
         exec(raising_here, {"exception": exception})  # raises from code compiled at the user's line
 
-    raising_here = _raise_at(location)
-    operands = [leaves[index] for index in traced_at]
-    ordered = jax.device_count() == 1  # as print: JAX cannot order callbacks across devices
-    lax.cond(holds, lambda *values: jax.debug.callback(fail, *values, ordered=ordered), lambda *values: None,
-             holds, *operands)
+    at_run_time((template.args, dict(vars(template))), fail, when=jnp.logical_and(path_predicate(), predicate))
 
 
 # --- the path to a check -------------------------------------------------------------------------
@@ -185,11 +165,6 @@ def _raise_at(location: Location | None) -> types.CodeType:
 
 
 # --- the exception on the host --------------------------------------------------------------------
-
-
-def _texts(tree: Any) -> Any:
-    is_text = lambda leaf: isinstance(leaf, DeferredText)
-    return jax.tree_util.tree_map(lambda leaf: leaf.text() if is_text(leaf) else leaf, tree, is_leaf=is_text)
 
 
 def _rebuilt(template: BaseException, args: tuple[Any, ...], attributes: dict[str, Any]) -> BaseException:
