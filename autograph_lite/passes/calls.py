@@ -21,10 +21,7 @@ from .facts import ScopeFacts
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     rewriter = _Calls(facts.leave_call_as_is, facts.local_names)
-    if isinstance(function, gast.Lambda):
-        function.body = rewriter.visit(function.body)
-    else:
-        function.body = [rewriter.visit(statement) for statement in function.body]
+    rewriter.rewrite_scope(function)
     return facts
 
 

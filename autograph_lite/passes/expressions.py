@@ -17,6 +17,13 @@ _LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unar
 class ExpressionTransformer(gast.NodeTransformer):
     """Like ``gast.NodeTransformer``, with the same handling of ``None`` and list results."""
 
+    def rewrite_scope(self, function: gast.AST) -> None:
+        """Rewrite ``function``'s body in place: a def's statements, or a lambda's expression."""
+        if isinstance(function, gast.Lambda):
+            function.body = self.visit(function.body)
+        else:
+            function.body = [self.visit(statement) for statement in function.body]
+
     def generic_visit(self, node: gast.AST) -> gast.AST:
         for field in node._fields:
             value = getattr(node, field, None)

@@ -33,10 +33,7 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     if not facts.may_format:
         return facts
     rewriter = _FStrings()
-    if isinstance(function, gast.Lambda):
-        function.body = rewriter.visit(function.body)
-    else:
-        function.body = [rewriter.visit(statement) for statement in function.body]
+    rewriter.rewrite_scope(function)
     return facts
 
 

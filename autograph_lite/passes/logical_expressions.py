@@ -33,10 +33,9 @@ _COMPARE_SYMBOLS = {
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     rewriter = _LogicalExpressions(facts.locate)
+    rewriter.rewrite_scope(function)
     if isinstance(function, gast.Lambda):
-        function.body = rewriter.visit(function.body)
         return facts
-    function.body = [rewriter.visit(statement) for statement in function.body]
     if not facts.stop_tests:
         return facts
     return facts.with_stop_tests({loop: rewriter.visit(test) for loop, test in facts.stop_tests.items()})

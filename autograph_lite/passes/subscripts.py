@@ -23,10 +23,7 @@ _NEVER_TRACED = (gast.Constant, gast.Slice, gast.Tuple)
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     rewriter = _Subscripts()
-    if isinstance(function, gast.Lambda):
-        function.body = rewriter.visit(function.body)
-    else:
-        function.body = [rewriter.visit(statement) for statement in function.body]
+    rewriter.rewrite_scope(function)
     return facts
 
 
