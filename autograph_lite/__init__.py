@@ -20,6 +20,7 @@ from .errors import (
     UnsupportedSyntaxError,
 )
 from .explain import Explanation, explain
+from .logs import set_verbosity
 from .runtime.iteration import stage, unroll
 
 try:
@@ -40,6 +41,7 @@ __all__ = [
     "do_not_convert",
     "explain",
     "jit",
+    "set_verbosity",
     "skip_modules",
     "stage",
     "to_source",

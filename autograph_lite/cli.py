@@ -17,14 +17,14 @@ import difflib
 import functools
 import inspect
 import os
-import re
 import sys
 import textwrap
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .cli_targets import TargetError, UsageError, load_target
+from .cli_arguments import callable_for_explain, check_arity, parse_arguments, parse_static_argnums
+from .cli_targets import Target, UsageError, load_target, nested_source
 
 EXIT_OK = 0
 EXIT_CONVERSION_ERROR = 1
@@ -32,11 +32,14 @@ EXIT_USAGE = 2  # also what argparse itself uses for a malformed command line
 
 _TARGETS = """\
 targets:
-  FILE.py::FUNC        a function in a Python file (imported as a module, so
-                       its `if __name__ == "__main__":` block does not run)
+  FILE.py::FUNC        a function in a Python file, imported as a module (so
+                       its `if __name__ == "__main__":` block does not run);
+                       in a package (__init__.py files), as the package's
+                       module, so that its relative imports work
   package.module:FUNC  a function in an importable module (the current
                        directory is importable, as with `python -m`)
-  FUNC may be a dotted qualified name, e.g. Model.__call__
+  FUNC may be a dotted qualified name, e.g. Model.__call__, or a function
+  defined inside another, outer.inner or outer.<locals>.inner (show only)
 """
 
 _EXIT_CODES = """\
@@ -91,7 +94,9 @@ examples:
   autograph-lite explain examples/quickstart.py::geometric_sum --args "f32[], 5" --static-argnums 1
 
 argument types: f32[3], i32[], bool[], bf16[2,2] (or full dtype names: float32[3]);
-Python literals (4, 0.5, True) are passed as they are.
+Python literals (4, 0.5, True) are passed as they are. A method, Model.__call__,
+is called on an instance made with no arguments, Model(); --args are the
+arguments after self.
 
 {_EXIT_CODES}"""
 
@@ -155,23 +160,39 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _show(arguments: argparse.Namespace) -> int:
-    from . import to_source
     from .errors import ConversionError
 
     try:
-        function = load_target(arguments.target)
-    except TargetError as error:
+        target = load_target(arguments.target)
+    except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
     try:
-        rewritten = to_source(function)
+        rewritten = _rewritten_source(target.function)
+        if target.nested:
+            rewritten = nested_source(rewritten, target.nested)
     except ConversionError as error:
         return _fail(str(error), EXIT_CONVERSION_ERROR)
-    text = "".join(_diff(function, rewritten, arguments.target)) if arguments.diff else rewritten
+    except UsageError as error:
+        return _fail(str(error), EXIT_USAGE)
+    text = "".join(_diff(target, rewritten, arguments.target)) if arguments.diff else rewritten
     try:
         sys.stdout.write(_coloured(text, "diff" if arguments.diff else "python", arguments.color))
     except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
     return EXIT_OK
+
+
+def _rewritten_source(function: Callable[..., Any]) -> str:
+    """``to_source(function)``; what it refuses, refused with ``convert``'s message when ``convert`` refuses
+    it too (library code: the message names the file and says what to convert instead)."""
+    from . import convert, to_source
+    from .errors import ConversionError
+
+    try:
+        return to_source(function)
+    except ConversionError:
+        convert(function)
+        raise
 
 
 def _coloured(text: str, language: str, mode: str) -> str:
@@ -207,10 +228,12 @@ def _explain(arguments: argparse.Namespace) -> int:
     from .errors import ConversionError
 
     try:
-        function = load_target(arguments.target)
-        example_arguments = [parse_argument(spec) for spec in _split_specs(arguments.args)]
-        static = tuple(int(n) for n in arguments.static_argnums.split(",") if n.strip())
-    except (TargetError, ValueError) as error:
+        example_arguments = parse_arguments(arguments.args)
+        target = load_target(arguments.target)
+        function = callable_for_explain(target)
+        check_arity(function, target.qualname, example_arguments)
+        static = parse_static_argnums(arguments.static_argnums, example_arguments)
+    except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
     try:
         report = explain(function, *example_arguments, static_argnums=static)
@@ -218,51 +241,6 @@ def _explain(arguments: argparse.Namespace) -> int:
         return _fail(str(error), EXIT_CONVERSION_ERROR)
     print(report)
     return EXIT_OK
-
-
-_SHORT_DTYPES = {
-    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8", "i16": "int16",
-    "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
-    "bool": "bool", "b": "bool", "c64": "complex64",
-}
-_SPEC = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*)\s*\[\s*([0-9,\s]*)\]\s*$")
-
-
-def parse_argument(spec: str) -> Any:
-    """``f32[3, 4]`` as a ``jax.ShapeDtypeStruct``; a Python literal (``4``, ``0.5``, ``True``) as itself."""
-    import ast
-
-    import jax
-    import jax.numpy as jnp
-
-    match = _SPEC.match(spec)
-    if match is None:
-        try:
-            return ast.literal_eval(spec.strip())
-        except (ValueError, SyntaxError):
-            raise ValueError(f"cannot read argument {spec.strip()!r}: write a type like f32[3] or a Python literal") from None
-    dtype_name, dims = match.groups()
-    try:
-        dtype = jnp.dtype(_SHORT_DTYPES.get(dtype_name, dtype_name))
-    except TypeError:
-        raise ValueError(f"unknown dtype {dtype_name!r} in {spec.strip()!r}") from None
-    shape = tuple(int(d) for d in dims.split(",") if d.strip())
-    return jax.ShapeDtypeStruct(shape, dtype)
-
-
-def _split_specs(text: str) -> list[str]:
-    """Split at commas that are not inside brackets: "f32[3, 4], i32[]" -> ["f32[3, 4]", "i32[]"]."""
-    specs, depth, current = [], 0, ""
-    for character in text:
-        depth += {"[": 1, "]": -1}.get(character, 0)
-        if character == "," and depth == 0:
-            specs.append(current)
-            current = ""
-        else:
-            current += character
-    if current.strip():
-        specs.append(current)
-    return [s for s in specs if s.strip()]
 
 
 def _fail(message: str, code: int) -> int:
@@ -276,23 +254,27 @@ def _fail(message: str, code: int) -> int:
 # --- the diff -------------------------------------------------------------------------------------
 
 
-def _diff(function: Callable[..., Any], rewritten: str, target: str) -> list[str]:
-    original_function = _plain_function(function)
-    filename = original_function.__code__.co_filename
-    first_line = original_function.__code__.co_firstlineno
-    # Dedented like the rewritten source (ast.unparse prints a method at column 0), so the diff shows
-    # the rewrite, not the indentation; and from the `def` line on, since the converter drops the
-    # decorators (they wrap the function from outside, e.g. @autograph_lite.jit itself).
-    original = textwrap.dedent(inspect.getsource(original_function))
-    skipped = _decorator_lines(original)
-    original = "".join(original.splitlines(keepends=True)[skipped:])
-    first_line += skipped
+def _diff(target: Target, rewritten: str, target_text: str) -> list[str]:
+    if target.nested_code is not None:
+        # As the outer function's rewrite prints it: decorators included, since they run inside it.
+        code = target.nested_code
+        original = textwrap.dedent(inspect.getsource(code))
+        first_line = code.co_firstlineno
+    else:
+        code = _plain_function(target.function).__code__
+        # Dedented like the rewritten source (ast.unparse prints a method at column 0), so the diff shows
+        # the rewrite, not the indentation; and from the `def` line on, since the converter drops the
+        # decorators (they wrap the function from outside, e.g. @autograph_lite.jit itself).
+        original = textwrap.dedent(inspect.getsource(code))
+        skipped = _decorator_lines(original)
+        original = "".join(original.splitlines(keepends=True)[skipped:])
+        first_line = code.co_firstlineno + skipped
     return list(
         difflib.unified_diff(
             original.splitlines(keepends=True),
             rewritten.splitlines(keepends=True),
-            fromfile=f"{filename}:{first_line} (original)",
-            tofile=f"{target} (converted)",
+            fromfile=f"{code.co_filename}:{first_line} (original)",
+            tofile=f"{target_text} (converted)",
         )
     )
 

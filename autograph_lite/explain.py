@@ -3,26 +3,35 @@
 For every ``if`` / ``while`` / ``for`` / conditional expression executed while tracing: the lax
 primitive it was staged as, or that it ran as Python and why (a concrete condition, a static
 argument, a loop kept unrolled), the carried variables with their types, and any promotion applied.
+
+The runtime records a statement when it is done with it, so an ``if`` inside a staged loop is recorded
+before the loop; the report lists the statements in source order instead, which is how a reader looks
+for them.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
 
 from .api import convert
-from .conversion import original_of
+from .conversion import original_of, unwrap_for_source
+from .errors import ConversionError
 from .runtime.report import Decision, Recorder
 
 
 @dataclasses.dataclass(frozen=True)
 class Explanation:
-    """The decisions taken while tracing ``function`` once, in the order they were taken."""
+    """The decisions taken while tracing ``function`` once, in source order: the explained function's
+    file first, then any other file in the order its code was traced; by line within a file, and in
+    the order they were taken on one line. A statement traced several times with the same outcome
+    (an ``if`` in a Python loop) is printed once, with ``[xN]``."""
 
     function: str
     decisions: tuple[Decision, ...]
@@ -68,4 +77,15 @@ def explain(
     traced = jax.jit(fresh, static_argnums=static_argnums, static_argnames=static_argnames)
     with Recorder() as recorder:
         traced.trace(*example_args, **example_kwargs)
-    return Explanation(getattr(fn, "__qualname__", repr(fn)), tuple(recorder.decisions))
+    return Explanation(getattr(fn, "__qualname__", repr(fn)), in_source_order(recorder.decisions, fn))
+
+
+def in_source_order(decisions: Sequence[Decision], function: Callable[..., Any]) -> tuple[Decision, ...]:
+    """``decisions`` sorted by file (``function``'s own first) and line; a stable sort, so that the
+    decisions taken on one line keep the order they were taken in."""
+    files: dict[str, int] = {}
+    with contextlib.suppress(ConversionError):  # a callable object: the order of first appearance decides
+        files[unwrap_for_source(function).__code__.co_filename] = 0
+    for decision in decisions:
+        files.setdefault(decision.location.filename, len(files))
+    return tuple(sorted(decisions, key=lambda decision: (files[decision.location.filename], decision.location.lineno)))

@@ -98,3 +98,55 @@ def test_cli_explain_rejects_a_malformed_type_with_exit_code_2():
     result = run_cli(f"{CORPUS}::branches", "--args", "f32[3")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "cannot read argument 'f32[3'" in result.stderr
+
+
+# --- source order, methods ----------------------------------------------------------------------
+
+
+def ordered(xs, limit):
+    def bump(total, row):
+        return total + row if row.sum() > limit else total  # here: bump
+    total = xs[0] * 0
+    for row in xs:  # here: loop
+        if row.sum() > 2 * limit:  # here: if
+            total = bump(total, row)
+        total = total + programs.branches(row.sum(), limit)
+    return total
+
+
+def here(mark):
+    """``file:line`` of the line of this file that ends with ``# here: <mark>``."""
+    for number, line in enumerate(Path(__file__).read_text().splitlines(), start=1):
+        if line.endswith(f"# here: {mark}"):
+            return f"{Path(__file__)}:{number}"
+    raise LookupError(mark)
+
+
+def test_statements_are_listed_in_source_order_own_file_first():
+    explanation = autograph_lite.explain(ordered, jax.ShapeDtypeStruct((3, 2), jnp.float32), jnp.float32(1.0))
+    heads = [line for line in str(explanation).splitlines() if " -> " in line]
+    assert [head.split(" -> ")[0].strip() for head in heads] == [
+        f"{here('bump')}: conditional expression",
+        f"{here('loop')}: `for` loop",
+        f"{here('if')}: `if`",
+        f"{at('branches-if')}: `if`",  # another file: after the explained function's
+    ]
+    # The decisions themselves are in that order too, not the trace's (which records a loop after
+    # the statements of its body, and the body's `if` after the call inside it).
+    assert [str(d.location) for d in explanation.decisions] == [h.strip().split(": ")[0] for h in heads]
+
+
+class Doubler:
+    def __init__(self, factor=2.0):
+        self.factor = factor
+
+    def __call__(self, x):
+        if x > 0:  # here: doubler-if
+            x = x * self.factor
+        return x
+
+
+def test_a_bound_method_is_explained_under_its_qualified_name():
+    text = str(autograph_lite.explain(Doubler().__call__, jnp.float32(1.0)))
+    assert text.startswith("Doubler.__call__:\n")
+    assert f"{here('doubler-if')}: `if` -> lax.cond (the condition is traced)" in text

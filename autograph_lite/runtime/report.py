@@ -1,18 +1,21 @@
 """What each control-flow statement became during one trace, for ``autograph_lite.explain``.
 
 The runtime operators report their decisions here. The recorder in use is the trace session's
-(:attr:`.session.TraceSession.recorder`). Outside ``explain`` nothing is recording, and a report
-costs one session lookup at trace time (never at run time: jitted code has no Python).
+(:attr:`.session.TraceSession.recorder`); with the verbosity on, each decision is also logged. Outside
+``explain``, with logging off, a report costs one session lookup and one ``LOGGER.isEnabledFor`` test at
+trace time (never at run time: jitted code has no Python).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 from collections.abc import Iterator, Sequence
 
 from ..errors import Location
 from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
+from ..logs import LOGGER
 from .carry import Carried, describe
 from .carry_errors import Site
 from .session import TraceSession, current
@@ -55,11 +58,15 @@ class Recorder:
             self.session.recorder = None
 
 
+_TRIAL = Recorder()
+"""The recorder of a paused trace while logging is on: what it is given is neither kept nor logged."""
+
+
 @contextlib.contextmanager
 def paused() -> Iterator[None]:
-    """``with paused():`` records nothing: for traces that are not the program (a loop's trial trace)."""
+    """``with paused():`` records and logs nothing: for traces that are not the program (a loop's trial trace)."""
     session = current()
-    recorder, session.recorder = session.recorder, None
+    recorder, session.recorder = session.recorder, _TRIAL if LOGGER.isEnabledFor(logging.INFO) else None
     try:
         yield
     finally:
@@ -67,13 +74,17 @@ def paused() -> Iterator[None]:
 
 
 def record(site: Site, outcome: str, reason: str = "", carried: Carried | None = None, notes: Sequence[str] = ()) -> None:
-    """Note what the statement at ``site`` became (``outcome``), why, what it carries, and any adjustment."""
+    """Note what the statement at ``site`` became (``outcome``), why, what it carries, and any adjustment:
+    for ``explain``'s recorder, and as a log record when the verbosity asks for one (:mod:`..logs`)."""
     recorder = current().recorder
-    if recorder is None:
+    if recorder is _TRIAL or (recorder is None and not LOGGER.isEnabledFor(logging.INFO)):
         return
     pairs = zip(carried.names, carried.values) if carried is not None else ()
     listed = tuple((readable(name), describe(value, article=False)) for name, value in pairs if not name.startswith("<"))
-    recorder.decisions.append(Decision(site.construct, site.location, outcome, reason, listed, tuple(notes)))
+    decision = Decision(site.construct, site.location, outcome, reason, listed, tuple(notes))
+    if recorder is not None:
+        recorder.decisions.append(decision)
+    LOGGER.info("%s", "\n".join(decision.lines()))
 
 
 def readable(name: str) -> str:
