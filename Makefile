@@ -64,7 +64,8 @@ fuzz: venv
 		tests/test_generated_programs.py
 
 ## Benchmark against hand-written lax and the AutoGraph engine (diastatic-malt); results go to
-## bench/results/ and the compile-time plot to docs/compile_curve.png. `make bench-quick`: fewer repeats.
+## bench/results/ and the compile-time plot to docs/compile_curve.png. `make bench-quick`: fewer repeats,
+## results and plot only under bench/results/ (untracked: a quick run changes no tracked file).
 bench: $(BENCH_STAMP)
 	$(PY) -m bench
 

@@ -1,7 +1,9 @@
 """``python -m bench [--quick]``: measure, print the report, save the raw results, draw the plot.
 
 Raw results (every sample, not only the medians) go to bench/results/<timestamp>.json and
-bench/results/latest.json; the compile-time plot to docs/compile_curve.png.
+bench/results/latest.json; the compile-time plot to docs/compile_curve.png. A ``--quick`` run is
+noisier, so it leaves both alone: it writes bench/results/<timestamp>-quick.json, latest-quick.json
+and compile_curve-quick.png (bench/results/ is not tracked; a quick run changes no tracked file).
 """
 
 from __future__ import annotations
@@ -36,11 +38,13 @@ def main(argv: list[str]) -> None:
     print(report.render(results))
 
     RESULTS.mkdir(exist_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    suffix = "-quick" if options.quick else ""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + suffix
     text = json.dumps(results, indent=1, default=list)
-    for path in (RESULTS / f"{stamp}.json", RESULTS / "latest.json"):
+    for path in (RESULTS / f"{stamp}.json", RESULTS / f"latest{suffix}.json"):
         path.write_text(text)
-    print(f"\nresults: {RESULTS / f'{stamp}.json'} (and latest.json); plot: {plot.plot(results)}")
+    image = plot.plot(results, RESULTS / "compile_curve-quick.png") if options.quick else plot.plot(results)
+    print(f"\nresults: {RESULTS / f'{stamp}.json'} (and latest{suffix}.json); plot: {image}")
 
 
 if __name__ == "__main__":
