@@ -19,11 +19,15 @@ from typing import Any, cast
 
 import gast
 
-from .generated_names import RUNTIME
+from .generated_names import PREFIX, RUNTIME
+from .runtime import jax_errors
 from .source import ParsedFunction
 
 _FACTORY = "_ag_factory"
 _CONVERTED = "_ag_converted"
+# The free variable through which a converted function's body reports JAX's errors (runtime.jax_errors).
+_ENTRY = PREFIX + "jax_errors"
+_CAUGHT = PREFIX + "error"
 _FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
@@ -51,16 +55,21 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     if class_context.needed():
         class_context.visit(function)
     freevars = original.__code__.co_freevars
-    factory_args = [RUNTIME] + [name for name in freevars if name != RUNTIME]
+    factory_args = [RUNTIME, _ENTRY] + [name for name in freevars if name not in (RUNTIME, _ENTRY)]
     if isinstance(function, ast.FunctionDef):
         # Under its own name, the def would be a local of the factory, and a function that calls
         # itself by name would find that local instead of its global: compile it under a neutral name.
         function.name = _CONVERTED
+        guard = _reporting_jax_errors(function.body)
+        function.body = [guard]
         returned = ast.Return(ast.Name(_CONVERTED, ast.Load()))
         body: list[ast.stmt] = [function, returned]
+        # `return _ag_converted` and the guard's handler are scaffolding whole; the guard's body is the user's.
+        scaffolding = [*ast.walk(returned), guard, *ast.walk(guard.handlers[0])]
     else:
         returned = ast.Return(cast(ast.Lambda, function))  # the rewriter gives a def or a lambda
         body = [returned]
+        scaffolding = [returned]  # in `return <the user's lambda>` the lambda has its lines
     # Python 3.12 added type parameters to a def; 3.11 has no such field.
     type_params: dict[str, Any] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
     factory = ast.FunctionDef(
@@ -72,25 +81,53 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     )
     module = ast.Module(body=[factory], type_ignores=[])
     first_line = getattr(rewritten, "lineno", 1)
-    # `return _ag_converted` is scaffolding whole; in `return <the user's lambda>` the lambda has its lines.
-    returned_nodes = ast.walk(returned) if isinstance(function, ast.FunctionDef) else [returned]
-    for node in [factory, *returned_nodes, *ast.walk(factory.args)]:
+    for node in [factory, *scaffolding, *ast.walk(factory.args)]:
         _place(node, first_line)
     flags = original.__code__.co_flags & _FUTURE_FLAGS
     module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
     factory_code = _only_code(module_code, _FACTORY)
     inner = _only_code(factory_code, _CONVERTED if isinstance(function, ast.FunctionDef) else "<lambda>")
-    inner = inner.replace(co_name=original.__code__.co_name, co_qualname=original.__code__.co_qualname)
+    inner = _renamed(inner, original.__code__.co_name, original.__code__.co_qualname, inner.co_qualname)
+    if isinstance(function, ast.FunctionDef):
+        jax_errors.register(inner, all_code_objects(inner))
     return CompiledCode(inner)
+
+
+def _reporting_jax_errors(body: list[ast.stmt]) -> ast.Try:
+    """``try: <body>`` with a handler that raises JAX's error about a traced value located
+    (:mod:`.runtime.jax_errors`), and re-raises anything else as it is (a bare ``raise``, so that
+    its traceback is untouched). A ``try`` costs nothing until something is raised."""
+    entry = ast.Name(_ENTRY, ast.Load())
+    caught = ast.Name(_CAUGHT, ast.Load())
+    translates = ast.Call(ast.Attribute(entry, "translates", ast.Load()), [caught], [])
+    located = ast.Call(ast.Attribute(entry, "located", ast.Load()), [caught], [])
+    handler = ast.ExceptHandler(
+        type=ast.Attribute(entry, "caught", ast.Load()),
+        name=_CAUGHT,
+        body=[ast.If(translates, [ast.Raise(located, caught)], []), ast.Raise(None, None)],
+    )
+    return ast.Try(body=body, handlers=[handler], orelse=[], finalbody=[])
+
+
+def _renamed(code: types.CodeType, name: str, qualname: str, scaffold_qualname: str) -> types.CodeType:
+    """``code`` named as the user's function, and the functions nested in it (branch and loop bodies
+    the rewriter made, the user's own) qualified by it, as JAX's messages and tracebacks show them:
+    ``f.<locals>._ag_if_true_L9``, not ``_ag_factory.<locals>._ag_converted.<locals>._ag_if_true_L9``."""
+    constants = tuple(
+        _renamed(c, c.co_name, qualname + c.co_qualname[len(scaffold_qualname):], scaffold_qualname)
+        if isinstance(c, types.CodeType) and c.co_qualname.startswith(scaffold_qualname + ".") else c
+        for c in code.co_consts
+    )
+    return code.replace(co_name=name, co_qualname=qualname, co_consts=constants)
 
 
 def _place(node: ast.AST, line: int) -> None:
     """Position a node of the factory scaffolding; the rewritten function's nodes all have theirs.
 
-    The scaffolding's nodes with a position are statements, expressions and arguments; the others
+    The scaffolding's nodes with a position are statements, expressions, arguments and handlers; the others
     (the argument list, a ``Load`` context) have none.
     """
-    if isinstance(node, (ast.stmt, ast.expr, ast.arg)):
+    if isinstance(node, (ast.stmt, ast.expr, ast.arg, ast.excepthandler)):
         node.lineno = node.end_lineno = line
         node.col_offset = node.end_col_offset = 0
 
@@ -99,6 +136,7 @@ def bind(compiled: CompiledCode, original: types.FunctionType, operators: object
     """A new function running ``compiled`` with the original's globals, cells, defaults and metadata."""
     cells = dict(zip(original.__code__.co_freevars, original.__closure__ or ()))
     cells[RUNTIME] = types.CellType(operators)
+    cells[_ENTRY] = types.CellType(jax_errors.ENTRY)
     closure = tuple(cells[name] for name in compiled.code.co_freevars)
     function = types.FunctionType(compiled.code, original.__globals__, original.__name__, original.__defaults__, closure)
     function.__kwdefaults__ = original.__kwdefaults__

@@ -67,3 +67,15 @@ class UnassignedReadError(UnboundLocalError):
 
 class TracedPredicateError(ConversionError, TypeError):
     """A traced value was used where one Python truth value is needed and cannot be staged."""
+
+
+class TracedValueError(ConversionError):
+    """JAX refused a traced value while tracing converted code (a concretization, a boolean mask, a
+    slice or shape of traced size, lax control flow whose branches or carry disagree).
+
+    JAX's message names the failing operation but not the user's line, nor why the value is traced.
+    The error actually raised is a subclass of this class *and* of the exception JAX raised
+    (``jax.errors.ConcretizationTypeError``, ``IndexError``, ...; built by
+    ``runtime.jax_errors``), so handlers written for JAX's error keep catching it; JAX's error is
+    its ``__cause__``.
+    """

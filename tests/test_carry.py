@@ -171,7 +171,10 @@ def test_loop_where_two_carried_names_change_type_names_both():
     assert "'v' is f32[1] before the `for` loop but f32[2] after one iteration (the shape differs)" in message
     assert error.hint.splitlines() == [
         "Start it as a float: acc = 0.0, or jnp.asarray(acc, jnp.float32).",
-        "Keep its shape fixed: preallocate 'v' at its final shape and update it with v.at[i].set(...).",
+        "Keep its shape fixed: the loop runs a number of times known only at run time, so its final shape is not "
+        "known while tracing. Allocate 'v' at a static maximum size (a Python int or a static argument: "
+        "static_argnums / static_argnames) with jnp.zeros((max_size, ...)) and write v = v.at[i].set(...), "
+        "masking the unused part; or make the trip count static.",
     ]
     assert error.__cause__ is not None
 
@@ -192,7 +195,11 @@ def test_while_where_two_carried_names_change_type_names_both_with_what_differs(
     assert "'count' is i32[] before the `while` loop but f32[] after one iteration (the dtype differs)" in message
     assert ("'total' is f32[2] before the `while` loop but i32[3] after one iteration (the shape and the dtype "
             "differ)") in message
-    assert "Keep its shape and dtype fixed: preallocate 'total' at its final shape with jnp.zeros(..., jnp.int32)" in error.hint
+    assert ("Keep its shape and dtype fixed: the loop runs a number of times known only at run time, so its final "
+            "shape is not known while tracing. Allocate 'total' at a static maximum size (a Python int or a static "
+            "argument: static_argnums / static_argnames) with jnp.zeros((max_size, ...), jnp.int32) and write "
+            "total = total.at[i].set(...), masking the unused part; or make the trip count static.") in error.hint
+    assert "preallocate" not in error.hint
 
 
 def two_python_structures_change_in_loop(xs):

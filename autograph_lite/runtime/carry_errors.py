@@ -34,10 +34,18 @@ _RETURN_FIX = ("Return values of the same structure, dtype and shape on every pa
 
 @dataclasses.dataclass(frozen=True)
 class Site:
-    """A staged statement as messages name it: what construct (``"`if`"``, ``"`for` loop"``) and where."""
+    """A staged statement as messages name it: what construct (``"`if`"``, ``"`for` loop"``) and where.
+
+    ``trip_count_known`` is false for a loop staged as a ``lax.while_loop`` (a traced condition, bound
+    or exit): how often it runs is known at run time only, so a fix cannot size an array by it.
+    """
 
     construct: str
     location: Location
+    trip_count_known: bool = True
+
+    def with_traced_trip_count(self) -> Site:
+        return dataclasses.replace(self, trip_count_known=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,11 +144,11 @@ def _fix(difference: Difference, sides: Sides) -> str:
         return (f"Make {subject} an array of the same structure in both branches, or decide it with a condition "
                 "that is not traced.")
     if sides.branches is None:
-        return _loop_type_fix(difference.name, difference.what, *difference.leaves)
+        return _loop_type_fix(difference.name, difference.what, sides.site.trip_count_known, *difference.leaves)
     return _branch_type_fix(subject, difference.what, *difference.leaves)
 
 
-def _loop_type_fix(name: str, what: str, before: Any, after: Any) -> str:
+def _loop_type_fix(name: str, what: str, trip_count_known: bool, before: Any, after: Any) -> str:
     """Start the variable with the type the body gives it; a shape that grows cannot be carried."""
     if what == DTYPE and before.dtype == np.bool_:
         return (f"Start it as a number: {name} = jnp.asarray({name}, {after.dtype.name!r}); a bool the first iteration "
@@ -149,10 +157,28 @@ def _loop_type_fix(name: str, what: str, before: Any, after: Any) -> str:
         return f"Start it as a float: {name} = 0.0, or jnp.asarray({name}, jnp.{after.dtype.name})."
     if what == DTYPE:
         return f"Start it with the dtype it gets in the loop, e.g. {name} = jnp.asarray({name}, {after.dtype.name!r})."
+    dtype = "" if what == SHAPE else f", jnp.{after.dtype.name}"
+    if not _grows(before, after):
+        return (f"Start it with the shape {'' if what == SHAPE else 'and dtype '}it has after one iteration: "
+                f"{name} = jnp.zeros({tuple(after.shape)}, jnp.{after.dtype.name}), or broadcast it with "
+                "jnp.broadcast_to.")
+    fixed = "Keep its shape fixed" if what == SHAPE else "Keep its shape and dtype fixed"
+    if not trip_count_known:
+        return (f"{fixed}: the loop runs a number of times known only at run time, so its final shape is not "
+                f"known while tracing. Allocate '{name}' at a static maximum size (a Python int or a static "
+                f"argument: static_argnums / static_argnames) with jnp.zeros((max_size, ...){dtype}) and write "
+                f"{name} = {name}.at[i].set(...), masking the unused part; or make the trip count static.")
     if what == SHAPE:
         return f"Keep its shape fixed: preallocate '{name}' at its final shape and update it with {name}.at[i].set(...)."
     return (f"Keep its shape and dtype fixed: preallocate '{name}' at its final shape with "
             f"jnp.zeros(..., jnp.{after.dtype.name}) and update it with {name}.at[i].set(...).")
+
+
+def _grows(before: Any, after: Any) -> bool:
+    """Whether one iteration makes the array larger along its axes (an accumulation by concatenation),
+    rather than giving it another shape once (a scalar that becomes a vector)."""
+    same_rank = len(before.shape) == len(after.shape) > 0
+    return same_rank and all(b <= a for b, a in zip(before.shape, after.shape))
 
 
 def _branch_type_fix(subject: str, what: str, true: Any, false: Any) -> str:

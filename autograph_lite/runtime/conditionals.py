@@ -21,7 +21,7 @@ from ..errors import ConversionError, Location, StagingTypeError, UnassignedRead
 from . import appends, report
 from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
-from .locations import location_of
+from .locations import location_of, presenting
 from .raises import PathRaises
 from .run_time_checks import runs_when
 from .session import current
@@ -69,7 +69,7 @@ def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], An
         report.record(site, "Python", "the condition is concrete")
         return true_fn() if condition else false_fn()
     predicate = to_predicate(condition, site.construct, site.location)
-    branches = Branches(lambda: (true_fn(),), lambda: (false_fn(),))
+    branches = Branches(presenting(lambda: (true_fn(),), true_fn), presenting(lambda: (false_fn(),), false_fn))
     (value,) = staged_cond(predicate, branches, ("<expression value>",), site)
     return value
 
@@ -219,7 +219,7 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         traces.known[branch.key] = (traces.splits[branch.key], [jax.typeof(a) for a in arrays])
         return arrays
 
-    return traced_branch
+    return presenting(traced_branch, branch.fn)
 
 
 def _run_branch(branch: _Branch) -> list[Any]:

@@ -7,13 +7,40 @@ the user's file name, so the helper's code object is the statement's location.
 from __future__ import annotations
 
 import dis
+import inspect
 import os
 import sys
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..errors import Location
+
+W = TypeVar("W", bound=Callable[..., Any])
+
+
+def presenting(wrapper: W, generated: Callable[..., Any]) -> W:
+    """``wrapper``, a runtime function that JAX traces in place of the ``generated`` branch or loop
+    body it calls, named as that function, so that JAX's messages say ``true_fun is _ag_if_true_L9 at
+    model.py:9`` rather than naming the runtime's code.
+
+    JAX reads a traced function's name and ``__code__`` through ``__wrapped__`` (``inspect.unwrap``);
+    its argument names come from ``inspect.signature``, which would follow ``__wrapped__`` too, so
+    the wrapper keeps its own signature (cached per wrapper code: closures of one code share it).
+    """
+    target = inspect.unwrap(generated)
+    code = cast(types.FunctionType, wrapper).__code__
+    signature = _signatures.get(code)
+    if signature is None:
+        signature = _signatures[code] = inspect.signature(wrapper)
+    wrapper.__signature__ = signature  # type: ignore[attr-defined]
+    wrapper.__name__ = getattr(target, "__name__", wrapper.__name__)
+    wrapper.__qualname__ = getattr(target, "__qualname__", wrapper.__qualname__)
+    wrapper.__wrapped__ = generated  # type: ignore[attr-defined]
+    return wrapper
+
+
+_signatures: dict[types.CodeType, inspect.Signature] = {}  # per runtime wrapper's code: a handful
 
 
 def location_of(helper: Callable[..., Any]) -> Location:

@@ -24,6 +24,7 @@ from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, staged_cond
 from .iteration import TracedRange
+from .locations import presenting
 from .promotion import reads_bools_as_numbers
 from .raises import PathRaises
 from .static_loop_policy import StaticSequence
@@ -114,7 +115,8 @@ def _staged_sequence(sequence: StaticSequence, state: tuple, loop: Loop) -> tupl
 
     counter = jnp.int32(0) if sequence.uses_index else None
     try:
-        (_, arrays), outputs = lax.scan(scan_step, (counter, carry.split.arrays), sequence.xs, length=sequence.length)
+        (_, arrays), outputs = lax.scan(presenting(scan_step, loop.body), (counter, carry.split.arrays), sequence.xs,
+                                        length=sequence.length)
     except TypeError as error:
         raise carry.translated(error)  # noqa: B904 (it sets the cause)
     collectors[-1].append_rows(outputs, sequence.length)
@@ -138,14 +140,14 @@ def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
         count = _Count(0, traced_range.trip_count(), lambda k: start + k * step)
     if loop.stop_test is not None:
         return _staged_counted_while(count, state, loop)
-    carry = LoopCarry(state, loop.names, loop.site)
+    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
 
     def loop_body(i: Any, arrays: list[Any]) -> list[Any]:
         with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", loop.site.location)):
             return _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, runs=lambda: i < count.upper)
 
     try:
-        arrays = lax.fori_loop(count.lower, count.upper, loop_body, carry.split.arrays)
+        arrays = lax.fori_loop(count.lower, count.upper, presenting(loop_body, loop.body), carry.split.arrays)
     except TypeError as error:
         raise carry.translated(error)  # noqa: B904 (it sets the cause)
     return carry.split.rebuild(arrays)
@@ -153,7 +155,7 @@ def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
 
 def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
     """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
-    carry = LoopCarry(state, loop.names, loop.site)
+    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
     construct, location, stop_test = "`for` loop that can stop early (break or return)", loop.site.location, loop.stop_test
     assert stop_test is not None  # a counted loop stops early only through its break / return flags
 
@@ -169,20 +171,23 @@ def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
                                     runs=lambda: keep_going((i, arrays)))
 
     try:
-        _, arrays = lax.while_loop(keep_going, step, (jnp.asarray(count.lower), carry.split.arrays))
+        _, arrays = lax.while_loop(presenting(keep_going, stop_test), presenting(step, loop.body),
+                                   (jnp.asarray(count.lower), carry.split.arrays))
     except TypeError as error:
         raise carry.translated(error)  # noqa: B904 (it sets the cause)
     return carry.split.rebuild(arrays)
 
 
 def staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tuple:
-    carry = LoopCarry(state, loop.names, loop.site)
+    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
     construct, location = loop.site.construct, loop.site.location
     try:
         arrays = lax.while_loop(
-            lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
-            lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry, predicate,
-                                           lambda: predicate(*carry.split.rebuild(arrays))),
+            presenting(lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
+                       predicate),
+            presenting(lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry,
+                                                      predicate, lambda: predicate(*carry.split.rebuild(arrays))),
+                       loop.body),
             carry.split.arrays,
         )
     except TypeError as error:
