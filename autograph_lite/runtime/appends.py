@@ -4,8 +4,10 @@ Run as Python, it appends. Inside a staged loop with a static trip count, the bo
 so the value is collected as a per-iteration output of ``lax.scan``; after the scan, its rows are
 appended to ``ys`` (through :func:`append` again, so an enclosing staged loop collects them in
 turn). The list then holds what eager Python would have built, and ``jnp.stack(ys)`` gives the same
-array. Where the number of appends depends on run-time values (a traced ``while``, a traced ``if``,
-a loop left early with ``break``), it is an error with a fix.
+array. A list that the rewrite proved is only stacked (:mod:`.stacked_lists`) gets the scan's
+stacked output as one segment instead of its rows, so ``jnp.stack(ys)`` costs nothing. Where the
+number of appends depends on run-time values (a traced ``while``, a traced ``if``, a loop left early
+with ``break``), it is an error with a fix.
 
 The stack of contexts kept in the trace session (:attr:`.session.TraceSession.staged`) is the
 runtime's one notion of "inside staged code": every staged lowering (and every trial trace of the
@@ -16,6 +18,8 @@ list, see :mod:`.freshness`) is private to that trace: its appends run as Python
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import sys
 import types
 from collections.abc import Sequence
@@ -26,6 +30,7 @@ import jax
 from ..errors import ConversionError, Location
 from .freshness import created_inside
 from .session import TraceSession, current
+from .stacked_lists import Segment
 from .values import is_array_leaf, type_string
 
 
@@ -48,26 +53,47 @@ class Staged:
         self.carried_from: dict[int, tuple[Any, Any]] = {}
 
 
+@dataclasses.dataclass(frozen=True)
+class Appended:
+    """One ``append`` collected while tracing a staged loop body.
+
+    ``stays_stacked`` marks a list that the rewrite proved is read only through
+    :func:`.stacked_lists.call`: the scan's stacked output joins it as one :class:`.Segment`.
+    ``segment_rows`` is set when ``value`` is itself a segment (an inner scan's) of that many rows.
+    """
+
+    target: list[Any]
+    value: Any
+    stays_stacked: bool
+    segment_rows: int | None
+
+
 class Collector(Staged):
     """The appends made while tracing one iteration of a staged loop body."""
 
     def __init__(self, construct: str = "`for` loop staged as a lax.scan", location: Location | None = None,
                  trial: bool = False) -> None:
         super().__init__(construct, location, trial)
-        self.appended: list[tuple[Any, Any]] = []
+        self.appended: list[Appended] = []
 
     def outputs(self) -> tuple[Any, ...]:
-        return tuple(value for _, value in self.appended)
+        return tuple(entry.value for entry in self.appended)
 
     def append_rows(self, stacked: tuple[Any, ...], length: int) -> None:
-        """Append, iteration by iteration, the rows of the scan's stacked outputs to their lists."""
-        if not self.appended:
-            return
+        """Give each list what the scan stacked for it: one segment where the list stays stacked and
+        this is its only append in the body, else the rows, iteration by iteration (in eager order)."""
         session = current()
-        rows = [_unstack(values, length) for values in stacked]
+        appends_per_list = collections.Counter(id(entry.target) for entry in self.appended)
+        by_iteration = []
+        for entry, values in zip(self.appended, stacked):
+            if entry.stays_stacked and appends_per_list[id(entry.target)] == 1:
+                rows = entry.segment_rows or 1
+                _append(session, entry.target, _joined(values, length, rows), True, length * rows)
+            else:
+                by_iteration.append((entry, _unstack(values, length)))
         for iteration in range(length):
-            for (target, _), target_rows in zip(self.appended, rows):
-                _append(session, target, target_rows[iteration])
+            for entry, rows_of_entry in by_iteration:
+                _append(session, entry.target, rows_of_entry[iteration], entry.stays_stacked, entry.segment_rows)
 
 
 class Forbidden(Staged):
@@ -104,9 +130,12 @@ def with_originals(value: Any) -> list[Any]:
     return [value, *_stood_for(current(), value)]
 
 
-def append(target: Any, value: Any) -> None:
-    """``target.append(value)`` in converted code: collected, refused or run as Python (see above)."""
-    _append(current(), target, value)
+def append(target: Any, value: Any, stays_stacked: bool = False) -> None:
+    """``target.append(value)`` in converted code: collected, refused or run as Python (see above).
+
+    ``stays_stacked``: the rewrite proved that ``target`` is read only through
+    :func:`.stacked_lists.call`, so a staged loop may leave its appends stacked."""
+    _append(current(), target, value, stays_stacked, None)
 
 
 def _innermost(session: TraceSession) -> Staged | None:
@@ -123,10 +152,11 @@ def _stood_for(session: TraceSession, value: Any) -> list[Any]:
     return chain
 
 
-def _append(session: TraceSession, target: Any, value: Any) -> None:
+def _append(session: TraceSession, target: Any, value: Any, stays_stacked: bool, segment_rows: int | None) -> None:
+    """Append ``value`` (or, with ``segment_rows``, the segment of that many rows it stacks) to ``target``."""
     context = _innermost(session)
     if context is None or created_inside(target, context.entered_from):
-        target.append(value)
+        target.append(value if segment_rows is None else Segment(value, segment_rows))
     elif isinstance(context, Collector):
         if not all(is_array_leaf(leaf) for leaf in jax.tree_util.tree_leaves(value)):
             # A trial that meets this fails, and the loop runs as Python, which appends it as it is.
@@ -136,7 +166,7 @@ def _append(session: TraceSession, target: Any, value: Any) -> None:
                 context.location,
                 "Iterate over autograph_lite.unroll(...) to keep the loop in Python, or append arrays only.",
             )
-        context.appended.append((target, value))
+        context.appended.append(Appended(target, value, stays_stacked, segment_rows))
     else:
         raise ConversionError(
             f"a list built with .append(...) inside a {context.construct}: the number of appends "
@@ -167,6 +197,13 @@ class inside(Generic[StagedT]):
         self.session.staged.pop()
         self.context.entered_from = None  # no frame kept alive after the trace
         self.context.carried_from.clear()  # nor its tracers
+
+
+def _joined(values: Any, length: int, rows: int) -> Any:
+    """A scan's stacked output of ``length`` segments of ``rows`` rows each, as one segment."""
+    if rows == 1:
+        return values
+    return jax.tree_util.tree_map(lambda a: a.reshape((length * rows, *a.shape[2:])), values)
 
 
 def _unstack(values: Any, length: int) -> list[Any]:

@@ -37,13 +37,14 @@ import jax.numpy as jnp
 import numpy as np
 from jax.extend import core as jex_core
 
-from . import appends, effects, report
+from . import appends, effects, report, traced_bodies
 from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
 from .iteration import Enumerate, Zip
 from .locations import location_of
 from .raises import PathRaises
 from .session import current
+from .traced_bodies import TracedBody
 from .values import Split, Undefined, is_array_leaf, is_traced
 
 
@@ -94,51 +95,61 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
     return None
 
 
+Decision = tuple[str, TracedBody | None]
+"""Why a loop runs as Python ("" to stage it), and the trial's trace of its body when staging may
+replay it (:mod:`.traced_bodies`)."""
+
+
 def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, body: Callable, state: tuple,
-               names: tuple[str, ...]) -> str:
+               names: tuple[str, ...]) -> Decision:
     """Why a loop runs as Python, or "" when it is staged (``effect``: the one the rewriter found)."""
     if sequence is None:
-        return "it iterates over a Python iterable"
+        return "it iterates over a Python iterable", None
     if sequence.length == 0:
-        return "zero iterations"
+        return "zero iterations", None
     if mode == "unroll":
-        return "unroll(...) or static_loops='unroll'"
+        return "unroll(...) or static_loops='unroll'", None
     if mode == "stage":
-        return ""
+        return "", None
     if effect:
-        return f"its body {effect}"
+        return f"its body {effect}", None
     if sequence.length == 1:
-        return "one iteration"
+        return "one iteration", None
     return _staging_pays(sequence, body, state, names)
 
 
-def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
     """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data.
 
     Returns "" to stage, or why the loop stays Python. A nested loop is reached again in each trace
-    of the loop around it: its decision is remembered for a body that sees the same things.
+    of the loop around it: its decision is remembered for a body that sees the same things (a
+    remembered decision comes without a trace to replay: it was made in another trace).
     """
     key = _key_of(body, (sequence.length, sequence.traced_data, sequence.xs, sequence.make_item), state)
-    decision = _recall(key)
-    if decision is None:
-        decision = _decide(sequence, body, state, names)
-        _remember(key, decision)
+    reason = _recall(key)
+    if reason is not None:
+        return reason, None
+    decision = _decide(sequence, body, state, names)
+    _remember(key, decision[0])
     return decision
 
 
-def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
     try:
         return with_placeholders_filled(lambda filled: _trial(sequence, body, filled, names), state)
     except PlaceholderNeeded:
-        return "its carried values change structure"
+        return "its carried values change structure", None
 
 
-def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> str:
+def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
     split = Split.of(state, names)
     item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
 
+    collectors: list[appends.Collector] = []
+
     def one_iteration(k: Any, x: Any, *arrays: Any) -> list[Any]:
         collector = appends.Collector(trial=True)
+        collectors.append(collector)
         with appends.inside(collector):  # a trial: its appends are dropped, but they count as outputs
             values = split.rebuild(arrays)
             appends.carry_entered(values, state)
@@ -157,14 +168,20 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
     except PlaceholderNeeded:
         raise
     except effects.Refused as refused:
-        return f"its body {refused.effect}"
+        return f"its body {refused.effect}", None
     except Exception as error:
-        return f"the body cannot run with a traced index or item ({type(error).__name__})"
+        return f"the body cannot run with a traced index or item ({type(error).__name__})", None
     for name, before, after in zip(split.array_names(), array_avals, closed.out_avals):
         changes_dtype = before.dtype != after.dtype and not before.weak_type
         if before.shape != after.shape or changes_dtype:
-            return f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration"
-    n_items = len(jax.tree_util.tree_leaves(item_avals))
+            return f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration", None
+    reason = _independent_of_traced_data(closed, sequence, split, len(jax.tree_util.tree_leaves(item_avals)))
+    return reason, (traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1]) if not reason else None)
+
+
+def _independent_of_traced_data(closed: jex_core.ClosedJaxpr, sequence: StaticSequence, split: Split,
+                                n_items: int) -> str:
+    """"" when some carried or appended value depends on traced data, else why the loop stays Python."""
     carried = [is_traced(a) for a in split.arrays]
     const_traced = [is_traced(c) for c in closed.consts]
     while True:

@@ -1,0 +1,108 @@
+"""A loop body traced by the static-loop trial, replayed as the body of the staged ``lax.scan``.
+
+Under ``static_loops="auto"`` the trial (:mod:`.static_loop_policy`) traces one iteration of the body
+to decide whether to stage it; staging then traced it again. A loop nested in a staged loop is
+reached in the outer loop's trial and again in its staging, so each level of nesting multiplied the
+traces of the bodies inside it. When the trial's jaxpr is the very program that staging would trace,
+the scan evaluates that jaxpr instead (binding its equations; no user code runs again), and every
+body of a nest is traced once, as a hand-written ``lax`` nest is.
+
+It is the same program when nothing in the trace depended on it being a trial or a staging:
+
+- no run-time effect in it (a print, a check that raises at run time, a callback), whose path
+  condition staging sets around the body;
+- what the body appends to outer lists made of arrays only (as staging checks), which become the
+  scan's per-iteration outputs, handed to the lists after the scan as staging hands them;
+- every carried value an array that keeps its shape, dtype and weak type through the iteration
+  (nothing to fill or promote), and no weakly typed item (the trial reads items strongly typed);
+- no early exit (staging masks the iterations after it), and nothing recording decisions: ``explain``
+  and the decision log describe the statements a staging trace meets, so they get one.
+
+The jaxpr's constants are the values the body closes over, from the trace that runs the loop
+statement; the replay happens in that same statement, so they are still alive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.extend import core as jex_core
+from jax.tree_util import PyTreeDef
+
+from . import appends, report
+from .session import current
+from .values import Split
+
+
+@dataclasses.dataclass(frozen=True)
+class TracedBody:
+    """One iteration as the trial traced it: ``(index, *item leaves, *carried arrays) -> carried arrays
+    + appended leaves``; ``appended`` says, per append, to which list (its value left out), and
+    ``appended_trees`` / ``appended_leaves`` the structure of its value and its number of leaves."""
+
+    closed: jex_core.ClosedJaxpr
+    split: Split
+    appended: tuple[appends.Appended, ...]
+    appended_trees: tuple[PyTreeDef, ...]
+    appended_leaves: tuple[int, ...]
+
+    def staged(self, length: int, xs: Any, uses_index: bool) -> tuple:
+        """The loop staged as one ``lax.scan`` whose body is this jaxpr (a counter carried if items need it)."""
+        iteration: Callable[..., list[Any]] = jex_core.jaxpr_as_fun(self.closed)
+        carried = len(self.split.arrays)
+
+        def step(counter_and_arrays: tuple[Any, list[Any]], x: Any) -> tuple[tuple[Any, list[Any]], tuple]:
+            k, arrays = counter_and_arrays
+            index = jnp.int32(0) if k is None else k  # an index the items do not read
+            outputs = list(iteration(index, *jax.tree_util.tree_leaves(x), *arrays))
+            return (None if k is None else k + 1, outputs[:carried]), tuple(outputs[carried:])
+
+        counter = jnp.int32(0) if uses_index else None
+        (_, arrays), stacked = lax.scan(step, (counter, self.split.arrays), xs, length=length)
+        if self.appended:
+            collector = appends.Collector()
+            collector.appended = list(self.appended)
+            collector.append_rows(self._values(list(stacked)), length)
+        return self.split.rebuild(arrays)
+
+    def _values(self, leaves: list[Any]) -> tuple[Any, ...]:
+        values = []
+        for tree, count in zip(self.appended_trees, self.appended_leaves):
+            values.append(jax.tree_util.tree_unflatten(tree, leaves[:count]))
+            leaves = leaves[count:]
+        return tuple(values)
+
+
+def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
+             collector: appends.Collector) -> TracedBody | None:
+    """The trial's trace, when staging would trace the same program (see the module's conditions);
+    ``collector`` holds what the trial's iteration appended."""
+    trees = tuple(jax.tree_util.tree_structure(entry.value) for entry in collector.appended)
+    counts = tuple(len(jax.tree_util.tree_leaves(entry.value)) for entry in collector.appended)
+    if closed.effects or len(closed.out_avals) != len(split.arrays) + sum(counts):
+        return None
+    if _recording():
+        return None
+    if not all(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(state)):
+        return None  # a Python value or a name not bound yet: staging checks and fills those
+    if len(jax.tree_util.tree_leaves(state)) != len(split.arrays):
+        return None
+    if any(jax.typeof(a).weak_type for a in jax.tree_util.tree_leaves(xs)):
+        return None
+    for before, after in zip(split.arrays, closed.out_avals):
+        entry = jax.typeof(before)
+        if (entry.shape, entry.dtype, entry.weak_type) != (after.shape, after.dtype, after.weak_type):
+            return None
+    appended = tuple(dataclasses.replace(entry, value=None) for entry in collector.appended)  # no tracer kept
+    return TracedBody(closed, split, appended, trees, counts)
+
+
+def _recording() -> bool:
+    """Whether some decision would be kept or logged now (a trial pauses both)."""
+    return current().recorder is not None or report.LOGGER.isEnabledFor(logging.INFO)
