@@ -41,11 +41,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from program_constructs import Constructs, analyse
+from program_jax_refusals import REFUSAL, located_at_a_refusal
 from program_model import Case
 from program_raises import is_generated_check
 from support import assert_same, load_source
 
 import autograph_lite
+from autograph_lite.errors import TracedValueError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,6 +150,8 @@ DOCUMENTED_LIMITATIONS = {
     "a `try` around a raise under a traced condition": Limitation(autograph_lite.ConversionError, re.compile(
         r"is raised under a traced condition, .* but the `try` at .* would catch it"),
         lambda match, constructs, mode: mode.startswith("jit")),
+    # JAX refuses a traced mask or slice bound: the located TracedValueError at a marked line (issue #16).
+    "value JAX refuses when traced": Limitation(TracedValueError, REFUSAL, located_at_a_refusal),
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
         r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
         r"cannot be converted"), _deleted_in_control_flow),

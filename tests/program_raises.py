@@ -7,7 +7,11 @@ printing what eager Python printed before it. The generator draws, anywhere a st
 
 - ``if <condition>: [statements]; raise E(<message>)`` (``ValueError``, ``KeyError``,
   ``OverflowError``): the branch never falls through, so what it assigns is not read after it;
-- ``assert <condition>, <message>`` and, sometimes, ``assert <condition>``.
+- ``assert <condition>, <message>`` and, sometimes, ``assert <condition>``;
+- ``v = within_limit(<float expression>)``: a module-level helper whose own traced ``if`` raises, so
+  that the check is staged in a called function (and, drawn inside a branch, under a staged branch of
+  the caller); ``autograph_lite.jit`` of ``f``, which holds no check of its own then, must still raise
+  eager's exception.
 
 Messages are ``"check N"`` or f-strings of a traced value (``f'check N: {x:.2f}'``), so that the
 message is formed from run-time values. Conditions are the builder's own, so inputs take the raising
@@ -27,6 +31,9 @@ from program_model import MAX_DEPTH, NUMERIC, SCALARS, Block, Ctx, Scope, indent
 EXCEPTIONS = ("ValueError", "KeyError", "OverflowError")
 _CHECK_MESSAGE = re.compile(r"'?check \d+")
 _SPECS = ("", ".2f", "")  # format specs for scalars (a bool or an array has no .2f)
+HELPER_LIMIT = 6.0  # within the range of generated floats, so that both paths are taken
+HELPER = (f"def within_limit(v):\n    if v > {HELPER_LIMIT}:\n        raise OverflowError(f'check 900: {{v:.2f}}')\n"
+          "    return v")
 
 
 def is_generated_check(error: BaseException) -> bool:
@@ -44,7 +51,7 @@ class Raises:
         kinds = super().extra_statements(scope, ctx)
         if not self.has("raises"):
             return kinds
-        kinds += ["assert_check"] * 2
+        kinds += ["assert_check"] * 2 + ["helper_check"]
         if self.budget > 0 and ctx.depth < MAX_DEPTH:
             kinds += ["raise_check"] * (4 if ctx.depth == 0 else 2)
         return kinds
@@ -76,3 +83,12 @@ class Raises:
         test = self.condition(scope).text
         message = f", {self.check_message(scope)}" if self.chance(70) else ""
         return Block([f"assert {test}{message}"], scope)
+
+    def stmt_helper_check(self, scope: Scope, ctx: Ctx) -> Block:
+        self.used.add("raises")
+        self.module_parts["within_limit"] = HELPER
+        line, var = self.assignment(self.fresh("v"), "f", scope, ctx, fresh=True)
+        name, expression = line.split(" = ", 1)
+        scope = scope.copy()
+        scope.define(var)
+        return Block([f"{name} = within_limit({expression})"], scope)

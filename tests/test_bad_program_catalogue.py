@@ -41,7 +41,7 @@ ENTRIES = {
     "dtype_change_in_loop": (autograph_lite.StagingTypeError, (F32(1.5), I32(3))),
     "growing_shape_in_while": (autograph_lite.StagingTypeError, (F32(5.0),)),
     "none_turning_into_array_in_loop": (autograph_lite.StagingTypeError, (F32(1.0), I32(3))),
-    "first_assigned_in_traced_loop": (autograph_lite.StagingTypeError, (F32(1.0), I32(3))),
+    "read_before_assigned_in_traced_loop": (autograph_lite.StagingTypeError, (F32(1.0), I32(3))),
     "append_in_traced_while": (autograph_lite.ConversionError, (F32(1.0), I32(3))),
     "append_in_traced_range": (autograph_lite.ConversionError, (F32(1.0), I32(3))),
     "append_under_traced_if": (autograph_lite.ConversionError, (XS,)),

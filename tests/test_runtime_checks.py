@@ -58,20 +58,18 @@ def assert_raises_like_eager(error, expected):
     assert (error.__cause__, error.__context__) == (expected.__cause__, expected.__context__) == (None, None)
 
 
-def assert_like_eager(fn, *args, own_check=True):
-    """Eager's value, or eager's exception: ``autograph_lite.jit`` raises it as eager does (when ``fn``
-    itself holds the check), and under ``jax.jit`` JAX's runtime error ends with its type and message,
-    its last frame the line eager Python raised from."""
+def assert_like_eager(fn, *args):
+    """Eager's value, or eager's exception: ``autograph_lite.jit`` raises it as eager does, and under
+    ``jax.jit`` JAX's runtime error ends with its type and message, its last frame the line eager
+    Python raised from."""
     expected = outcome(fn, *args)
     if expected[0] == "raised":
         eager = raised_by(fn, *args)
-        if own_check:
-            assert_raises_like_eager(raised_by(autograph_lite.jit(fn), *args), eager)
-        for run in (jax.jit(autograph_lite.convert(fn)),) + (() if own_check else (autograph_lite.jit(fn),)):
-            text = run_time_error(run, *args)
-            assert text.endswith("\n" + expected[1]), text
-            file, line = last_frame(eager)
-            assert f'{file}", line {line}' in text.splitlines()[-2]
+        assert_raises_like_eager(raised_by(autograph_lite.jit(fn), *args), eager)
+        text = run_time_error(jax.jit(autograph_lite.convert(fn)), *args)
+        assert text.endswith("\n" + expected[1]), text
+        file, line = last_frame(eager)
+        assert f'{file}", line {line}' in text.splitlines()[-2]
     else:
         actual = outcome(autograph_lite.jit(fn), *args)
         assert actual[0] == "value", actual
@@ -177,8 +175,8 @@ def test_for_else_raise(xs):
 
 @pytest.mark.parametrize("x", [3.0, 6.0, -2.0])
 def test_raise_in_a_helper_called_from_a_staged_branch(x):
-    # The function given to jit holds no check of its own: JAX's error (docs/semantics.md).
-    assert_like_eager(raise_in_nested_helper, jnp.float32(x), own_check=False)
+    # The function given to jit holds no check of its own: autograph_lite.jit still raises eager's.
+    assert_like_eager(raise_in_nested_helper, jnp.float32(x))
 
 
 def test_the_exception_keeps_eagers_message_and_names_the_users_line():

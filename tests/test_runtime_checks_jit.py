@@ -94,13 +94,17 @@ def test_the_cause_of_raise_from_is_kept():
     assert (type(error.__cause__), error.__cause__.args) == (KeyError, ("cause",))
 
 
-def test_the_wrapper_is_only_for_functions_with_checks_of_their_own():
+def test_the_wrapper_is_only_for_functions_that_may_reach_checks():
     plain = type(jax.jit(no_checks))
     assert type(autograph_lite.jit(no_checks)) is plain
-    assert type(autograph_lite.jit(calls_a_checked_helper)) is plain
     assert type(autograph_lite.jit(scaled)) is autograph_lite.api.JitWithChecks
-    # a check staged in a called helper: JAX's error, eager's type and message at its end
-    assert run_time_error(autograph_lite.jit(calls_a_checked_helper), F32(11.0)).endswith("OverflowError: too big")
+    assert isinstance(autograph_lite.jit(calls_a_checked_helper), autograph_lite.checked_jit.JitReachingChecks)
+    # a check staged in a called helper: eager's exception (tests/test_runtime_checks_reaching.py)
+    eager = raised_by(calls_a_checked_helper, F32(11.0))
+    assert_raises_like_eager(raised_by(autograph_lite.jit(calls_a_checked_helper), F32(11.0)), eager)
+    # under JAX's own jit, JAX's error: eager's type and message at its end
+    assert run_time_error(jax.jit(autograph_lite.convert(calls_a_checked_helper)), F32(11.0)).endswith(
+        "\nOverflowError: too big")
 
 
 def test_a_runtime_error_that_is_no_check_is_jaxs():

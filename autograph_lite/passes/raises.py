@@ -21,6 +21,7 @@ may exit (which drops a pending exception, as Python's does) records that it cat
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 import gast
 
@@ -34,6 +35,16 @@ from .facts import ScopeFacts
 # of a name that may be unbound (the unbound-reads pass), which a loop with a traced trip count may
 # leave unbound at run time.
 CHECK_OPERATORS = frozenset({"raise_", "assert_", "warn", "ld"})
+
+# The builtins that the calls pass routes through ``_ag.call`` and that stage no check; ``range`` only
+# with two arguments at most (a traced step of zero is eager's ``ValueError`` at run time).
+_BUILTINS_WITHOUT_CHECKS = frozenset({"print", "min", "max", "sum", "any", "all", "int", "float", "bool",
+                                      "enumerate", "zip", "range"})
+# Methods of Python's containers, taken for them (``trace.append(x)``): a user's method of one of these
+# names that raises under a traced condition reaches the caller as JAX's error (docs/semantics.md).
+_CONTAINER_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "copy", "index",
+                                "count", "get", "keys", "values", "items", "update", "setdefault", "add",
+                                "discard"})
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -110,3 +121,55 @@ def _is_runtime_call(call: gast.Call, operator: str = "call") -> bool:
 
 def _generated(expression: gast.expr) -> bool:
     return isinstance(expression, gast.Name) and expression.id.startswith(PREFIX)
+
+
+
+def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) -> bool:
+    """Whether tracing the rewritten ``function`` may stage a run-time check that its own code does not
+    hold: a call of another function (a user function is converted when the call is traced, after
+    ``autograph_lite.jit`` returned, and may raise under a traced condition), an index into a Python
+    list (out of range: ``IndexError``), a ``range`` whose step may be a traced zero. A builtin's name
+    stands for the builtin unless ``defined_outside(name)`` (a global or a cell of that name) or the
+    function binds that name itself."""
+    bound: set[str] = set()
+    named_calls: list[gast.Call] = []  # decided once every binding is known
+    for node in gast.walk(function):
+        _note_binding(node, bound)
+        if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Attribute):
+            continue
+        if _is_runtime_call(node, "getitem"):
+            return True
+        if _is_runtime_call(node, "call") and node.args:
+            if isinstance(node.args[0], gast.Name):
+                named_calls.append(node)
+            elif _call_may_check(node, None):
+                return True
+    for call in named_calls:
+        name = call.args[0].id
+        if _call_may_check(call, None if name in bound or defined_outside(name) else name):
+            return True
+    return False
+
+
+def _call_may_check(call: gast.Call, builtin: str | None) -> bool:
+    """Whether ``_ag.call(callee, ...)`` may stage a check (``builtin``: the builtin the callee names)."""
+    callee, arguments = call.args[0], call.args[1:]
+    if isinstance(callee, gast.Lambda):
+        return False  # its body is part of the function's rewrite, walked with it
+    if isinstance(callee, gast.Attribute) and callee.attr in _CONTAINER_METHODS:
+        return False
+    if builtin not in _BUILTINS_WITHOUT_CHECKS:
+        return True
+    if any(keyword.arg in ("key", None) for keyword in call.keywords):
+        return True  # a key function is a call of another function
+    return builtin == "range" and (len(arguments) > 2 or any(isinstance(a, gast.Starred) for a in arguments))
+
+
+def _note_binding(node: gast.AST, bound: set[str]) -> None:
+    """Add the name ``node`` binds, if any (an assignment target, a parameter, a def, an import), to ``bound``."""
+    if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+        bound.add(node.id)
+    elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        bound.add(node.name)
+    elif isinstance(node, gast.alias):
+        bound.add((node.asname or node.name).split(".")[0])

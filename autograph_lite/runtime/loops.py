@@ -21,6 +21,9 @@ inside an :mod:`.appends` context, so that appends are collected and effects ref
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +32,7 @@ import jax.numpy as jnp
 
 from ..errors import ConversionError
 from . import appends, effects, items, report
-from .carry import Carried, with_placeholders_filled
+from .carry import Carried
 from .carry_errors import Site
 from .conditionals import refuse_effect
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
@@ -37,6 +40,7 @@ from .locations import location_of
 from .raises import AssignedIfRan
 from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
 from .static_loop_policy import remembering_trial_decisions, static_sequence, why_python
+from .unbound_loops import unbound_at_entry, with_assigned_if_ran
 from .values import Undefined, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
@@ -61,8 +65,9 @@ def while_stmt(
     reason = "the test is traced" if not python_iterations else (
         f"the test became traced after {python_iterations} Python iterations; the rest is staged")
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", loop.site.location)
-    predicate = lambda *values: to_predicate(test(*values), "`while` loop", loop.site.location)
-    result = with_placeholders_filled(lambda s: staged_while(predicate, s, loop), state)
+    test_aside = _without_cell_writes(test)
+    predicate = lambda *values: to_predicate(test_aside(*values), "`while` loop", loop.site.location)
+    result = with_assigned_if_ran(lambda s: staged_while(predicate, s, loop), state, unbound_at_entry(state, loop.names))
     report.record(loop.site, "lax.while_loop", reason, Carried(loop.names, result))
     return result
 
@@ -88,6 +93,7 @@ def for_stmt(
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
+    stop_test = None if stop_test is None else _without_cell_writes(stop_test)
     loop = Loop(body, tuple(names), Site("`for` loop", location_of(body)), stop_test, effect, tuple(assigned_first))
     with remembering_trial_decisions(), items.iterating(_iterated_arrays(iterable)):
         if isinstance(iterable, TracedRange):
@@ -122,7 +128,8 @@ def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode:
                if name in loop.assigned_first and isinstance(value, Undefined) and loop.stop_test is None}
     state = tuple(Undefined(value.name, placeholder=True) if index in unbound else value
                   for index, value in enumerate(state))
-    result = with_placeholders_filled(lambda s: staged_range(traced_range, s, loop), state)
+    # Others (with an exit, or assigned on some paths): whether an iteration assigned them is carried.
+    result = with_assigned_if_ran(lambda s: staged_range(traced_range, s, loop), state, unbound_at_entry(state, loop.names))
     primitive = "lax.while_loop" if loop.stop_test is not None else "lax.fori_loop (a while_loop)"
     report.record(loop.site, primitive, "the range has a traced bound; forward-mode differentiation only",
                   Carried(loop.names, result))
@@ -136,7 +143,7 @@ def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode:
 def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: bool) -> tuple:
     """Any other iterable: Python, or staged over a static trip count (see :mod:`.static_loop_policy`)."""
     sequence = static_sequence(iterable)
-    reason = why_python(sequence, mode, loop.effect, loop.body, state, loop.names)
+    reason, traced_body = why_python(sequence, mode, loop.effect, loop.body, state, loop.names)
     if reason or sequence is None:
         report.record(loop.site, "Python loop", reason)
         return _python_for(iterable, state, loop)
@@ -145,7 +152,10 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
         Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in loop.assigned_first else value
         for name, value in zip(loop.names, state)
     )
-    result = staged_static(sequence, early_exit, state, loop)
+    if traced_body is not None and loop.stop_test is None:  # the trial's trace is the body (traced_bodies)
+        result = traced_body.staged(sequence.length, sequence.xs, sequence.uses_index)
+    else:
+        result = staged_static(sequence, early_exit, state, loop)
     if early_exit and loop.stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
     elif loop.stop_test is not None:
@@ -215,3 +225,41 @@ def _closes_over_tracers(function: Callable) -> bool:
         if is_traced(contents):
             return True
     return False
+
+
+_EMPTY = object()
+
+
+def _without_cell_writes(test: Callable[..., Any]) -> Callable[..., Any]:
+    """``test`` evaluated without changing the variables it shares with the loop body.
+
+    A generated test function first sets the cells of the carried names that closures read from its
+    arguments (``nonlocal s; s = _ag_cell_s``). The test of a staged loop is evaluated again in the
+    middle of a body's trace (the predicate of a run-time check staged there:
+    :func:`.run_time_checks.path_predicate`); its writes would reset a closure's variable to the
+    iteration's entry value while the body has moved it on, and a later read would see a stale value.
+    """
+    cells = getattr(test, "__closure__", None) or ()
+    if not cells:
+        return test
+
+    def evaluated(*values: Any) -> Any:
+        saved = [_contents_or_empty(cell) for cell in cells]
+        try:
+            return test(*values)
+        finally:
+            for cell, contents in zip(cells, saved):
+                if contents is _EMPTY:
+                    with contextlib.suppress(ValueError):
+                        del cell.cell_contents
+                else:
+                    cell.cell_contents = contents
+
+    return functools.wraps(test)(evaluated)
+
+
+def _contents_or_empty(cell: types.CellType) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY

@@ -51,6 +51,9 @@ from .session import current
 # with the end of the text JAX's runtime error reports it by: its last frame's line and its last line.
 _raised: collections.deque[tuple[BaseException, str]] = collections.deque(maxlen=64)
 _raised_lock = threading.Lock()
+# How many checks have been staged, by any trace in any thread: ``autograph_lite.jit`` compares it
+# before and after a trace (a check staged by another thread meanwhile only costs a wrapper's frame).
+_staged_count = [0]
 
 
 def stage_exception(predicate: Any, template: BaseException, location: Location | None) -> None:
@@ -62,12 +65,24 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
     """
     _refuse_if_caught(template)
     raising_here = _raise_at(location)
+    count_staged()
 
     def fail(state: tuple[tuple[Any, ...], dict[str, Any]]) -> None:
         exception = _remembered(_rebuilt(template, *state), location, raising_here)
         exec(raising_here, {"exception": exception})  # raises from code compiled at the user's line
 
     at_run_time((template.args, dict(vars(template))), fail, when=jnp.logical_and(path_predicate(), predicate))
+
+
+def checks_staged() -> int:
+    """How many checks have been staged so far (see ``autograph_lite.checked_jit``)."""
+    return _staged_count[0]
+
+
+def count_staged() -> None:
+    """Count a check staged (or one reached through a jitted function whose trace JAX reuses from its
+    cache). Without a lock: of two racing increments one may be lost, but the count still changes."""
+    _staged_count[0] += 1
 
 
 # --- the path to a check -------------------------------------------------------------------------

@@ -107,9 +107,9 @@ def none_turning_into_array_in_loop(x, n):
     return last
 
 
-def first_assigned_in_traced_loop(x, n):
-    while x < n:  # error: 'y' is first assigned inside the staged loop
-        y = x = x + 1.0
+def read_before_assigned_in_traced_loop(x, n):
+    while x < n:
+        y = x = (x + y if x > 1.0 else x + 1.0)  # error: 'y' is read in the true branch of the conditional expression
     return y
 
 
