@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-import types
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from typing import Any, ParamSpec, TypeVar, Unpack, overload
 
-import jax
-
-from . import conversion
-from .runtime.run_time_checks import failed_check
+from . import callables, checked_jit, conversion
+from .checked_jit import JitWithChecks as JitWithChecks  # where it was (tests/program_check.py)
+from .jit_types import JitOptions, JittedFunction
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @overload
@@ -30,6 +29,11 @@ def convert(fn: Callable[..., Any] | None = None, *, static_loops: str = "auto")
     ``"auto"`` (stage when the body runs with a traced index and carries traced data), ``"stage"``
     or ``"unroll"``; ``autograph_lite.stage(...)`` / ``unroll(...)`` around an iterable override it
     per loop. Converting the same function again returns the same converted function.
+
+    ``fn`` may also be a bound method, a ``functools.partial``, an object whose class defines
+    ``__call__`` in Python (an Equinox / Flax NNX module: the result is its converted ``__call__`` bound
+    to it, still a pytree) or a JAX transformation of a user function (``jax.vmap(f)``: the same
+    transformation of the converted ``f``); see "Modules and transforms" in supported-constructs.md.
     """
     if fn is None:
         return lambda function: convert(function, static_loops=static_loops)
@@ -37,65 +41,37 @@ def convert(fn: Callable[..., Any] | None = None, *, static_loops: str = "auto")
 
 
 @overload
-def jit(fn: Callable[..., Any], *, static_loops: str = "auto", **jit_kwargs: Any) -> jax.stages.Wrapped: ...
+def jit(fn: Callable[P, R], *, static_loops: str = "auto", **jit_kwargs: Unpack[JitOptions]) -> JittedFunction[P, R]: ...
 @overload
 def jit(
-    fn: None = None, *, static_loops: str = "auto", **jit_kwargs: Any
-) -> Callable[[Callable[..., Any]], jax.stages.Wrapped]: ...
+    fn: None = None, *, static_loops: str = "auto", **jit_kwargs: Unpack[JitOptions]
+) -> Callable[[Callable[P, R]], JittedFunction[P, R]]: ...
 
 
-def jit(fn: Callable[..., Any] | None = None, *, static_loops: str = "auto", **jit_kwargs: Any) -> Any:
+def jit(
+    fn: Callable[..., Any] | None = None, *, static_loops: str = "auto", **jit_kwargs: Unpack[JitOptions]
+) -> Any:
     """``jax.jit(convert(fn))``: every ``jax.jit`` argument (``static_argnums``, ``static_argnames``,
-    ``donate_argnums``, ...) is passed through with its usual meaning.
+    ``donate_argnums``, ...) is passed through with its usual meaning (and, for type checkers, its
+    type: ``JitOptions``). Type checkers see the result as a ``JittedFunction``: ``fn``'s parameters and
+    return type, and ``lower`` / ``trace`` / ``eval_shape`` / ``clear_cache``.
 
     Usable bare (``@autograph_lite.jit``) or with arguments (``@autograph_lite.jit(static_argnames="n")``).
+    For an object with a ``__call__`` (a module), the object's arrays are arguments of the program,
+    read from it at every call (``callables.JittedCall``), never constants baked into it.
     The result is ``jax.jit``'s own function, unless ``fn``'s code holds what may become a run-time
-    check (a ``raise``, ``assert`` or ``warnings.warn``, a read of a name that may be unbound): then a
-    thin ``JitWithChecks`` around it raises a failing check's exception itself, as eager Python would,
-    rather than JAX's error.
+    check (a ``raise``, ``assert`` or ``warnings.warn``, a read of a name that may be unbound), or may
+    reach one through what it calls (another function, an index into a Python list): then a thin
+    wrapper around it raises a failing check's exception itself, as eager Python would, rather than
+    JAX's error (``checked_jit`` says when each wrapper is used, and what it costs).
     """
     if fn is None:
         return lambda function: jit(function, static_loops=static_loops, **jit_kwargs)
     converted = convert(fn, static_loops=static_loops)
-    jitted = jax.jit(converted, **jit_kwargs)
-    return JitWithChecks(jitted) if conversion.stages_checks(converted) else jitted
-
-
-class JitWithChecks:
-    """``jax.jit``'s function for a function that may stage run-time checks (docs/semantics.md,
-    "Run-time checks"), raising a failing check's own exception: the user's ``ValueError`` with eager's
-    message, its traceback ending at the user's line, where ``jax.jit`` raises its ``JaxRuntimeError``.
-
-    Only such functions get it: a Python call around ``jax.jit``'s costs about 0.3 µs per call, and a
-    function without checks keeps ``jax.jit``'s dispatch, untouched. Every attribute is ``jax.jit``'s
-    (``lower``, ``trace``, ``eval_shape``, ``clear_cache``, ``__wrapped__``, ``__name__``, ...).
-    """
-
-    def __init__(self, jitted: Any) -> None:
-        functools.update_wrapper(self, jitted)
-        self.__wrapped__ = jitted.__wrapped__  # as jax.jit's: the function it compiles
-        self._jitted = jitted
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return self._jitted(*args, **kwargs)
-        except jax.errors.JaxRuntimeError as error:
-            failure = failed_check(error)
-            if failure is None:
-                raise
-        raise failure  # outside the handler: eager's exception has no JAX error as its context
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "_jitted":  # not set yet (an instance made without __init__, as copy does)
-            raise AttributeError(name)
-        return getattr(self._jitted, name)
-
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        """As ``jax.jit``'s function, a method when looked up on an instance."""
-        return self if instance is None else types.MethodType(self, instance)
-
-    def __repr__(self) -> str:
-        return repr(self._jitted)
+    if isinstance(converted, callables.ConvertedCall):  # an object's arrays are the program's arguments
+        wrap = checked_jit.JitWithChecks if conversion.stages_checks(converted) else None
+        return callables.JittedCall(converted, dict(jit_kwargs), wrap)
+    return checked_jit.jitted(converted, dict(jit_kwargs))
 
 
 def to_source(fn: Callable[..., Any]) -> str:

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import builtins
 import functools
+import logging
 import threading
 import types
 from collections.abc import Callable
 from typing import Any
 
-from . import callees, codegen, passes, source
+from . import callables, callees, codegen, passes, source
 from .errors import ConversionError
-from .passes.raises import CHECK_OPERATORS
+from .logs import LOGGER
+from .passes.raises import CHECK_OPERATORS, may_reach_check
 from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
 from .runtime.calls import Calls
+from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
 
 _lock = threading.RLock()
@@ -31,6 +34,8 @@ _operators: dict[str, Operators] = {}
 _converted_codes: set[types.CodeType] = set()
 # The converted functions' code objects whose code (nested functions included) may stage a run-time check.
 _checking_codes: set[types.CodeType] = set()
+# Those whose code may reach one only through what it calls (another function, an implicit check).
+_reaching_codes: set[types.CodeType] = set()
 _MISSING = object()
 
 
@@ -42,28 +47,90 @@ def do_not_convert(function: Callable) -> Callable:
 
 
 def convert_callable(function: Callable, static_loops: str) -> Callable:
-    """The converted counterpart of a function, bound method or ``functools.partial``."""
-    if callees.is_marked_do_not_convert(function):
+    """The converted counterpart of a function, bound method, ``functools.partial``, object with a
+    Python ``__call__`` (:mod:`.callables`) or JAX transformation of a user function."""
+    if callees.is_marked_do_not_convert(function) or _is_converted(function):
+        if LOGGER.isEnabledFor(logging.INFO):
+            why = "marked do_not_convert" if callees.is_marked_do_not_convert(function) else "converted already"
+            LOGGER.info("%r left as written: %s", function, why)
         return function
     if isinstance(function, types.MethodType):
         return types.MethodType(convert_callable(function.__func__, static_loops), function.__self__)
     if isinstance(function, functools.partial):
         return functools.partial(convert_callable(function.func, static_loops), *function.args, **function.keywords)
     if not isinstance(function, types.FunctionType):
-        raise ConversionError(
-            f"cannot convert {function!r}: autograph_lite converts Python functions (def or lambda), "
-            "bound methods and functools.partial objects",
-            hint="Pass the function itself, or its __call__ method, to convert / jit.",
-        )
+        converted_call = _converted_call_method(function, static_loops)
+        if converted_call is None:
+            raise _refusal(function)
+        return callables.ConvertedCall(function, converted_call)
     if callees.is_library_function(function):
-        raise ConversionError(
-            f"cannot convert {function.__qualname__!r}: its code is library code "
-            f"({function.__code__.co_filename}), which autograph_lite never rewrites",
-            hint="A JAX transformation of your function (jax.vmap(f), jax.grad(f)) is JAX's code: convert "
-            "the function inside it, jax.vmap(autograph_lite.convert(f)). For your own package installed "
-            "into site-packages, call autograph_lite.convert_modules('yourpackage') first.",
-        )
+        converted = callables.with_converted_closure(function, lambda f: convert_callable(f, static_loops))
+        if converted is None:
+            raise ConversionError(
+                f"cannot convert {function.__qualname__!r}: its code is library code "
+                f"({function.__code__.co_filename}), which autograph_lite never rewrites",
+                hint="Convert your function inside the library's wrapper: jax.vmap(autograph_lite.convert(f)). "
+                "For your own package installed into site-packages, call autograph_lite.convert_modules("
+                "'yourpackage') first.",
+            )
+        return converted
     return convert_function(function, static_loops)
+
+
+def _converted_call_method(instance: Any, static_loops: str) -> Callable | None:
+    """The converted ``type(instance).__call__``: the user's converted, a library wrapper of the
+    user's (Flax linen) rebuilt around the converted method; ``None`` when there is none."""
+    method = callables.call_method(instance)
+    if method is None or method.__code__ in _converted_codes:
+        return method
+    if callees.is_library_function(method):
+        return callables.with_converted_closure(method, lambda f: convert_callable(f, static_loops))
+    return convert_function(method, static_loops)
+
+
+def convert_argument(value: Any, static_loops: str) -> Any:
+    """A function a library function is given (``jax.grad(inner)``), or a callable object that
+    converted code calls: the user's code converted, anything else, or what cannot be converted, as
+    it is (it runs as written, as it would have)."""
+    if isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
+        try:
+            return convert_callable(value, static_loops)
+        except ConversionError:
+            return value
+    if _is_converted(value):
+        return value
+    converted_call = _converted_call_method(value, static_loops)
+    return value if converted_call is None else callables.ConvertedCall(value, converted_call)
+
+
+def _is_converted(function: Any) -> bool:
+    """Made by autograph_lite already: a converted function or object, or ``jax.jit`` of one (what
+    ``autograph_lite.jit`` returns), seen through the ``__wrapped__`` of non-function wrappers."""
+    for _ in range(4):
+        if isinstance(function, callables.ConvertedCall) or getattr(function, "__code__", None) in _converted_codes:
+            return True
+        if isinstance(function, (types.FunctionType, types.MethodType)) or not hasattr(function, "__wrapped__"):
+            return False
+        function = function.__wrapped__
+    return False
+
+
+def _refusal(function: Any) -> ConversionError:
+    """Why an object cannot be converted, naming its type (its repr may be a whole model)."""
+    kind = type(function).__qualname__
+    wrapped = getattr(function, "__wrapped__", None)
+    if isinstance(wrapped, types.FunctionType) and not callees.is_library_function(wrapped):
+        return ConversionError(
+            f"cannot convert a {kind} object wrapping {wrapped.__qualname__!r}: autograph_lite cannot "
+            "rewrite the function inside a compiled wrapper",
+            hint=f"Convert the function before wrapping it: jax.jit(autograph_lite.convert({wrapped.__name__}), "
+            f"...), or autograph_lite.jit({wrapped.__name__}, ...) with the same options.",
+        )
+    return ConversionError(
+        f"cannot convert a {kind} object: autograph_lite converts Python functions (def or lambda), bound "
+        "methods, functools.partial objects and objects whose class defines __call__ in Python",
+        hint="Pass the Python function that it calls to convert / jit, or call it unconverted.",
+    )
 
 
 def convert_function(function: types.FunctionType, static_loops: str) -> types.FunctionType:
@@ -86,6 +153,10 @@ def convert_function(function: types.FunctionType, static_loops: str) -> types.F
                 per_options = {}
             per_options[key] = converted
             function.__dict__[_CONVERTED_ATTRIBUTE] = per_options
+            LOGGER.info("converted %s (%s:%d)", function.__qualname__, function.__code__.co_filename,
+                        function.__code__.co_firstlineno)
+        else:
+            LOGGER.debug("converted %s: from the cache", function.__qualname__)
         return converted
 
 
@@ -100,19 +171,29 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
             _compiled[key] = compiled
             codes = codegen.all_code_objects(compiled.code)
+            free_names = function.__code__.co_freevars
             _converted_codes.update(codes)
             if any(CHECK_OPERATORS.intersection(code.co_names) for code in codes):
                 _checking_codes.add(compiled.code)
+            elif may_reach_check(rewritten, lambda name: name in function.__globals__ or name in free_names):
+                _reaching_codes.add(compiled.code)
         return compiled
 
 
-def stages_checks(converted: Callable) -> bool:
+def stages_checks(converted: Callable, through_calls: bool = False) -> bool:
     """Whether a converted function (or a method or partial of one) may stage a run-time check of its
-    own: its rewrite, nested functions included, calls one of ``passes.raises.CHECK_OPERATORS``. Read
-    from the compiled code's names, which hold the attributes of ``_ag`` that the code reads."""
-    while isinstance(converted, (types.MethodType, functools.partial)):
-        converted = converted.__func__ if isinstance(converted, types.MethodType) else converted.func
-    return getattr(converted, "__code__", None) in _checking_codes
+    own: its rewrite, nested functions included, calls one of ``passes.raises.CHECK_OPERATORS`` (read
+    from the compiled code's names, which hold the attributes of ``_ag`` that the code reads). With
+    ``through_calls``: or only through another function it calls, or an operator with an implicit check
+    (``passes.raises.may_reach_check``)."""
+    while isinstance(converted, (types.MethodType, functools.partial, callables.ConvertedCall)):
+        converted = (
+            converted.call if isinstance(converted, callables.ConvertedCall)
+            else converted.__func__ if isinstance(converted, types.MethodType) else converted.func
+        )
+    code = getattr(converted, "__code__", None)
+    return code in _checking_codes or (through_calls and code in _reaching_codes)
+
 
 
 def _code_key(function: types.FunctionType) -> tuple:
@@ -136,7 +217,11 @@ def rewritten_source(function: types.FunctionType) -> str:
 def operators(static_loops: str) -> Operators:
     with _lock:
         if static_loops not in _operators:
-            calls = Calls(lambda function: convert_function(function, static_loops), _converted_codes)
+            calls = Calls(
+                lambda function: convert_function(function, static_loops),
+                _converted_codes,
+                lambda value: convert_argument(value, static_loops),
+            )
             _operators[static_loops] = Operators(static_loops, calls)
         return _operators[static_loops]
 
@@ -162,8 +247,8 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
             if not isinstance(value, types.ModuleType):
                 return False  # attributes of other objects may be properties: never evaluated here
             value = getattr(value, attribute, _MISSING)
-        if value is _MISSING or _needs_runtime(value):
-            return False
+        if value is _MISSING or _needs_runtime(value) or takes_functions(value):
+            return False  # the runtime converts the function a library function is given
         if isinstance(value, type):
             return True
         module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
@@ -194,11 +279,19 @@ def original_of(function: Any) -> Any:
 
 
 def unwrap_for_source(function: Any) -> types.FunctionType:
-    """The plain function whose source ``to_source`` prints (through methods, partials and
-    autograph_lite's own wrappers, in any order)."""
+    """The plain function whose source ``to_source`` prints (through methods, partials, callable
+    objects, library method wrappers and autograph_lite's own wrappers, in any order)."""
     function = original_of(function)
-    while isinstance(function, (types.MethodType, functools.partial)):
-        function = original_of(function.__func__ if isinstance(function, types.MethodType) else function.func)
-    if not isinstance(function, types.FunctionType):
-        raise ConversionError(f"cannot show the conversion of {function!r}: it is not a Python function")
+    while not isinstance(function, types.FunctionType) or callees.is_library_function(function):
+        inner: Any
+        if isinstance(function, (types.MethodType, functools.partial)):
+            inner = function.__func__ if isinstance(function, types.MethodType) else function.func
+        elif isinstance(function, types.FunctionType):
+            inner = getattr(function, "__wrapped__", None)  # a library's wrapper of the user's method
+        else:
+            inner = callables.call_method(function)
+        if inner is None:
+            what = "library code" if isinstance(function, types.FunctionType) else "not a Python function"
+            raise ConversionError(f"cannot show the conversion of a {type(function).__qualname__} object: it is {what}")
+        function = original_of(inner)
     return function

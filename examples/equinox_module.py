@@ -13,6 +13,11 @@ both the ``break`` test and the ``if`` test are traced arrays: ``TracerBoolConve
 Because the loop is a scan, not a ``while_loop``, reverse mode works: ``eqx.filter_grad`` of a loss
 through the model gives the same gradient as the eager Python run.
 
+A module class that you cannot decorate (it comes from another package) is converted as an instance:
+``autograph_lite.convert(model)`` is its ``__call__`` converted and bound to it, and still a pytree
+with the model's arrays as leaves, so ``eqx.filter_jit`` / ``eqx.filter_grad`` trace them;
+``autograph_lite.jit(model)`` passes them to the compiled program as arguments (``instance_forms``).
+
 Run ``python examples/equinox_module.py``.
 """
 
@@ -76,6 +81,35 @@ def eager_loss(model, xs, target):
 grad_loss = eqx.filter_jit(eqx.filter_grad(loss))
 
 
+class NormClip(eqx.Module):
+    """A module left as written (no decorator): rescale ``h`` when its norm is above ``max_norm``."""
+
+    scale: jax.Array
+    max_norm: float = eqx.field(static=True)
+
+    def __call__(self, h):
+        h = self.scale * h
+        norm = jnp.linalg.norm(h)
+        if norm > self.max_norm:
+            h = h * (self.max_norm / norm)
+        return h
+
+
+def instance_forms():
+    """The forms that convert a module instance, each checked against the eager call."""
+    clip = NormClip(jnp.array([1.0, 2.0, 3.0]), max_norm=2.0)
+    small, large = jnp.array([0.1, 0.2, 0.1]), jnp.array([1.0, 1.0, 1.0])
+    converted = autograph_lite.convert(clip)  # a pytree: eqx.filter_jit traces clip.scale
+    for h in (small, large):
+        eager = clip(h)  # concrete h: the if runs in Python
+        np.testing.assert_allclose(eqx.filter_jit(converted)(h), eager, rtol=1e-6)
+        np.testing.assert_allclose(autograph_lite.jit(clip)(h), eager, rtol=1e-6)
+    grads = eqx.filter_grad(lambda model, h: jnp.sum(model(h)))(converted, large)
+    eager_grads = eqx.filter_grad(lambda model, h: jnp.sum(model(h)))(clip, large)
+    np.testing.assert_allclose(grads.instance.scale, eager_grads.scale, rtol=1e-5)
+    return "eqx.filter_jit(convert(clip)), autograph_lite.jit(clip), eqx.filter_grad: ok"
+
+
 def control_flow_primitives(function, *args):
     """The ``lax`` control-flow primitives in the jaxpr of ``function``, nested ones included."""
     return sorted(set(re.findall(r"\b(cond|while|scan)\[", str(jax.make_jaxpr(function)(*args)))))
@@ -108,6 +142,7 @@ def main():
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-6)
     norm = jnp.sqrt(sum(jnp.sum(g**2) for g in jax.tree_util.tree_leaves(grads)))
     print(f"reverse-mode gradient through the scan == eager gradient: ok (norm {float(norm):.4f})")
+    print("module instance forms:", instance_forms())
 
 
 if __name__ == "__main__":

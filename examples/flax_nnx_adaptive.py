@@ -12,6 +12,12 @@ values (the activations), so under ``nnx.jit`` / ``jax.jit`` alone the ``if`` ra
   ``lax.while_loop``, forward-mode only) a scan supports reverse mode, so the model trains with
   ``nnx.value_and_grad`` and an optax optimizer, all inside one ``nnx.jit``.
 
+A module class that you cannot decorate (it comes from another package) is converted as an instance
+(``instance_forms``): ``nnx.jit(lambda model, x: autograph_lite.convert(model)(x))`` (also under
+``nnx.grad`` / ``nnx.vmap``), which carries changes of the model's state out as ``nnx.jit`` does, or
+``autograph_lite.jit(model)``, whose program takes the model's parameters as arguments, read at every
+call (so it sees optimizer updates; a ``__call__`` that changes the model's state is refused there).
+
 Run ``python examples/flax_nnx_adaptive.py``: it checks the jitted model against the eager Python
 run of the same ``__call__``, shows the ``scan`` / ``cond`` in the jaxpr, and trains for a few steps.
 """
@@ -78,6 +84,36 @@ def train_step(model, optimizer, xs, ys):
     return loss
 
 
+class Gate(nnx.Module):
+    """A module left as written (no decorator): a linear map, negated when its sum is positive."""
+
+    def __init__(self, features, *, rngs):
+        self.linear = nnx.Linear(features, features, rngs=rngs)
+
+    def __call__(self, x):
+        y = self.linear(x)
+        if jnp.sum(y) > 0:
+            y = -y
+        return y
+
+
+def instance_forms(features=3):
+    """The forms that convert a module instance, each checked against the eager call."""
+    gate = Gate(features, rngs=nnx.Rngs(1))
+    xs = jnp.stack([jnp.ones(features), -jnp.ones(features)])
+    eager = jnp.stack([gate(x) for x in xs])  # concrete x: the if runs in Python
+    call = nnx.jit(lambda model, x: autograph_lite.convert(model)(x))
+    np.testing.assert_allclose(jnp.stack([call(gate, x) for x in xs]), eager, rtol=1e-6)
+    batched = nnx.vmap(lambda model, x: autograph_lite.convert(model)(x), in_axes=(None, 0))(gate, xs)
+    np.testing.assert_allclose(batched, eager, rtol=1e-6)
+    jitted = autograph_lite.jit(gate)
+    np.testing.assert_allclose(jnp.stack([jitted(x) for x in xs]), eager, rtol=1e-6)
+    grads = nnx.grad(lambda model: jnp.sum(autograph_lite.convert(model)(xs[0])))(gate)
+    eager_grads = nnx.grad(lambda model: jnp.sum(model(xs[0])))(gate)  # concrete input: eager if
+    np.testing.assert_allclose(grads["linear"]["kernel"][...], eager_grads["linear"]["kernel"][...], rtol=1e-6)
+    return "nnx.jit / nnx.vmap / nnx.grad of convert(model), autograph_lite.jit(model): ok"
+
+
 def make_data(n=64, features=3, seed=0):
     rng = np.random.default_rng(seed)
     xs = rng.normal(size=(n, features)).astype(np.float32) * 2.0
@@ -115,6 +151,7 @@ def main():
     print(f"training: loss {losses[0]:.4f} -> {losses[-1]:.4f} in {len(losses)} steps (one nnx.jit program)")
     _, steps_after = predict(model, xs)
     print(f"mean residual steps after training: {float(jnp.mean(steps_after)):.2f}")
+    print("module instance forms:", instance_forms())
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import jax
 
 from .. import callees
 from ..errors import ConversionError
-from . import effects
+from . import effects, function_arguments
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
 from .locations import caller_location
@@ -36,13 +36,19 @@ class Calls:
     """Dispatch of calls from converted code; ``convert_function`` is the conversion layer's entry."""
 
     def __init__(
-        self, convert_function: Callable[[types.FunctionType], Callable[..., Any]], converted_codes: set[types.CodeType],
+        self,
+        convert_function: Callable[[types.FunctionType], Callable[..., Any]],
+        converted_codes: set[types.CodeType],
+        convert_argument: Callable[[Any], Any],
     ) -> None:
         self.convert_function = convert_function
         self.converted_codes = converted_codes
+        self.convert_argument = convert_argument  # any callable: the user's converted, the rest as is
 
     def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         effects.check_call(function)
+        if function_arguments.takes_functions(function):
+            args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
             return (handler or function)(*args, **kwargs)
@@ -53,9 +59,11 @@ class Calls:
         if isinstance(function, functools.partial):
             return self.call(function.func, *function.args, *args, **{**function.keywords, **kwargs})
         method = getattr(type(function), "__call__", None)  # noqa: B004 (the method itself, not callable())
-        if isinstance(method, types.FunctionType) and not callees.is_marked_do_not_convert(function):
-            return self._call_function(method, (function, *args), kwargs)
-        return function(*args, **kwargs)
+        if not isinstance(method, types.FunctionType) or callees.is_marked_do_not_convert(function):
+            return function(*args, **kwargs)
+        if callees.is_library_function(method):  # a library's wrapper of the user's method (Flax linen)
+            return self.convert_argument(function)(*args, **kwargs)
+        return self._call_function(method, (function, *args), kwargs)
 
     def _call_function(self, function: types.FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if (
