@@ -14,7 +14,22 @@ from typing import Any
 
 from jax.extend import source_info_util
 
-from . import appends, conditionals, effects, items, logic, loops, matching, printing, raises, run_time_checks, sequences, values
+from . import (
+    appends,
+    conditionals,
+    effects,
+    items,
+    logic,
+    loops,
+    matching,
+    printing,
+    raises,
+    run_time_checks,
+    sequences,
+    stacked_lists,
+    switches,
+    values,
+)
 from .calls import Calls
 
 
@@ -26,6 +41,7 @@ class Operators:
     ld = staticmethod(raises.ld)
     if_stmt = staticmethod(conditionals.if_stmt)
     if_exp = staticmethod(conditionals.if_exp)
+    switch_stmt = staticmethod(switches.switch_stmt)
     and_ = staticmethod(logic.and_)
     or_ = staticmethod(logic.or_)
     not_ = staticmethod(logic.not_)
@@ -33,6 +49,7 @@ class Operators:
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
     append = staticmethod(appends.append)
+    stacked_list_call = staticmethod(stacked_lists.call)
     outer_write = staticmethod(effects.outer_write)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)

@@ -270,3 +270,26 @@ def checked_steps(x, n):
 
 
 EXAMPLES["checked_steps"] = [(F32(1.5), I32(3)), (F32(0.5), I32(0))]
+
+
+def opcode_switch(op, x):
+    if op == 0:
+        y = x + 1.0
+    elif op == 1:
+        y = x * 2.0
+    elif op == -1:
+        return x
+    else:
+        match op:
+            case 5:
+                y = x - 1.0
+            case 6 | 7:
+                y = -x
+            case 9:
+                y = x * x
+            case _:
+                y = x
+    return y
+
+
+EXAMPLES["opcode_switch"] = [(I32(op), F32(1.5)) for op in (-2, -1, 0, 1, 5, 6, 7, 9, 10)]

@@ -1,0 +1,270 @@
+"""``if`` / ``elif`` chains and ``match`` statements that compare one subject with integer constants.
+
+The rewrite (:mod:`..passes.switches`) makes such a chain one call, ``switch_stmt(subject,
+constants, branches, ...)``: one tuple of constants per tested branch (``case 1 | 2`` has two), and
+one more branch, the final ``else``. A traced integer scalar subject becomes one ``lax.switch``,
+its index computed in a few equations; nested ``lax.cond``s would cost a comparison and a cond per
+test, and run the tests one after another. Every other subject (concrete, a float, a bool, an
+array) runs exactly the nested ``if_stmt`` calls the chain would have been: Python's ``==`` in
+order for a concrete one (``1.0 == 1`` holds), a nested ``lax.cond`` per test for a traced one.
+
+The switch adjusts its branches as a staged ``if`` does in two cases only, where the result cannot
+differ from the nested conds': a name that a branch leaves unassigned where no read can see it
+starts as zeros there, and a branch that raises at run time returns zeros. Any other difference
+between the branches' outputs (a weakly typed scalar against an array of another dtype, whose
+promotion nested conds decide pair by pair; a mismatch that must be reported; a read of an
+unassigned name) stages the chain as the nested conds, with :mod:`.conditionals`' adjustments and
+errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..errors import UnassignedReadError
+from . import appends, report
+from .carry import Carried
+from .carry_errors import Site
+from .conditionals import if_stmt, refuse_effect
+from .locations import location_of
+from .logic import or_
+from .raises import PathRaises
+from .run_time_checks import runs_when
+from .values import Split, Undefined, is_traced, zeros_like_value
+
+Branch = Callable[..., tuple]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Chain:
+    """One chain: its constants per tested branch, its branches (the final ``else`` last), operands."""
+
+    constants: tuple[tuple[int, ...], ...]
+    branches: tuple[Branch, ...]
+    operands: tuple
+    names: tuple[str, ...]
+    effects: tuple[str | None, ...]
+
+
+def switch_stmt(
+    subject: Any,
+    constants: tuple[tuple[int, ...], ...],
+    branches: tuple[Branch, ...],
+    operands: tuple,
+    names: tuple[str, ...],
+    effect: str | None = None,
+    branch_effects: tuple[str | None, ...] | None = None,
+    statement: str = "`if` / `elif` chain",
+) -> tuple:
+    """Run the chain ``if subject == constants[0]...: branches[0] elif ...: ... else: branches[-1]``.
+
+    ``effect`` is the first Python side effect in any branch, ``branch_effects`` each branch's own;
+    ``statement`` names the chain in messages (a ``match`` is one too).
+    """
+    chain = _Chain(constants, branches, tuple(operands), names, branch_effects or (None,) * len(branches))
+    if not _switchable(subject, constants):
+        return _nested(subject, chain, 0)
+    site = Site(statement, location_of(branches[0]))
+    refuse_effect(effect, f"{site.construct} with a traced subject", "every branch is traced once", site.location)
+    index = branch_index(subject, constants)
+    outputs = _staged_switch(index, chain, site)
+    if outputs is None:
+        report.record(site, "nested lax.cond", "the subject is a traced integer, but the branches' outputs differ: "
+                      "nested conds reconcile them pair by pair, as the chain is written")
+        return _nested(subject, chain, 0)
+    return outputs
+
+
+def _switchable(subject: Any, constants: tuple[tuple[int, ...], ...]) -> bool:
+    """A traced integer scalar whose dtype holds every constant (else ``==`` itself would fail)."""
+    if not is_traced(subject):
+        return False
+    kind = jax.typeof(subject)
+    if kind.shape != () or not jnp.issubdtype(kind.dtype, jnp.integer):
+        return False
+    limits = jnp.iinfo(kind.dtype)
+    return all(limits.min <= value <= limits.max for group in constants for value in group)
+
+
+def branch_index(subject: jax.Array, constants: tuple[tuple[int, ...], ...]) -> jax.Array:
+    """The int32 index of the branch that ``subject`` takes: ``k + 1`` for ``constants[k]``, 0 for the
+    final ``else``, which ``lax.switch`` takes first so that every value outside the constants is one
+    clamp away from it.
+
+    Constants ``lo, lo+1, ...`` in that order, on a subject of at most 32 bits: ``subject - lo + 1``
+    clamped to ``[0, n + 1]``, with ``n + 1`` folded onto 0. In int32 arithmetic, which wraps:
+    converting a subject of at most 32 bits to int32 keeps distinct values distinct, so the shifted
+    value lands in ``[1, n]`` only for the constants. Any other constants: compared all at once.
+    """
+    flat = [value for group in constants for value in group]
+    count = len(constants)
+    dtype = jax.typeof(subject).dtype
+    if all(len(group) == 1 for group in constants) and flat == list(range(flat[0], flat[0] + count)) \
+            and np.dtype(dtype).itemsize <= 4:
+        index = lax.convert_element_type(subject, np.int32)
+        offset = _wrapped_int32(1 - flat[0])
+        if offset:
+            index = lax.add(index, offset)
+        index = lax.clamp(np.int32(0), index, np.int32(count + 1))
+        return lax.rem(index, np.int32(count + 1))
+    positions = np.array([k + 1 for k, group in enumerate(constants) for _ in group], np.int32)
+    hits = lax.eq(lax.broadcast(subject, (len(flat),)), np.array(flat, dtype))
+    return lax.reduce_max(lax.select(hits, positions, np.zeros_like(positions)), (0,))
+
+
+def _wrapped_int32(value: int) -> np.int32:
+    """``value`` modulo 2**32, as the int32 two's complement arithmetic sees it."""
+    return np.int32(np.array(value % 2**32, np.uint64).astype(np.uint32).view(np.int32))
+
+
+def _nested(subject: Any, chain: _Chain, position: int) -> tuple:
+    """The chain from test ``position`` on as the nested ``if_stmt`` calls it is short for."""
+    group = chain.constants[position]
+    condition = subject == group[0]
+    if len(group) > 1:
+        condition = or_(condition, *(_lazy_equals(subject, value) for value in group[1:]))
+    rest_effects = [effect for effect in chain.effects[position:] if effect]
+    later = chain.branches[position + 1]
+    if position + 1 < len(chain.constants):
+        later = _rest_of_chain(subject, chain, position + 1)
+    return if_stmt(condition, chain.branches[position], later, chain.operands, chain.names,
+                   rest_effects[0] if rest_effects else None)
+
+
+def _lazy_equals(subject: Any, value: int) -> Callable[[], Any]:
+    return lambda: subject == value
+
+
+def _rest_of_chain(subject: Any, chain: _Chain, position: int) -> Branch:
+    """The ``else`` of test ``position - 1``: the chain from ``position`` on.
+
+    Error messages find where a branch assigns the return value by the code objects nested in it, as
+    they would in the nested helper this stands for: the remaining branches' code is attached.
+    """
+    def rest(*operands: Any) -> tuple:
+        return _nested(subject, dataclasses.replace(chain, operands=operands), position)
+
+    nested_code = tuple(branch.__code__ for branch in chain.branches[position:])
+    rest.__code__ = rest.__code__.replace(co_consts=rest.__code__.co_consts + nested_code)
+    return rest
+
+
+def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
+    """``lax.switch`` over the branches (the final ``else`` first), or ``None`` where it would not be
+    exactly the nested conds: then the caller stages those.
+
+    As in a staged ``if``: a name that a branch leaves unassigned where no read can see it, and that
+    another branch assigns, starts as zeros there; a branch that raises at run time (:mod:`.raises`)
+    returns zeros of another branch's outputs. Each is traced again once the others are known.
+    """
+    ordered = (chain.branches[-1], *chain.branches[:-1])
+    traces = _Traces([None] * len(ordered))
+    for _attempt in range(len(ordered) + 2):
+        traces.raised.clear()
+        traced = [_traced(index, position, branch, chain, traces) for position, branch in enumerate(ordered)]
+        try:
+            arrays = lax.switch(index, traced)
+        except (TypeError, _NotAsIs):
+            arrays = None
+        if traces.fill_placeholders():
+            continue
+        if arrays is None:
+            if traces.raised and traces.template is not None and not traces.retried:
+                traces.retried = True  # a raising branch now knows what to return
+                continue
+            return None
+        reference = traces.template
+        returned = [split for k, split in enumerate(traces.splits) if k not in traces.raised]
+        if reference is None or any(split is None or split.first_difference(reference) is not None for split in returned):
+            return None
+        outputs = reference.rebuild(arrays)
+        report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
+                      Carried(chain.names, outputs), traces.notes(ordered, chain.names))
+        return outputs
+    return None
+
+
+@dataclasses.dataclass
+class _Traces:
+    """What the traces of one switch found: each branch's outputs (abstract), the branches that raise,
+    and per branch the names it starts as zeros (output index: the value another branch gives it)."""
+
+    splits: list[Split | None]
+    raised: set[int] = dataclasses.field(default_factory=set)
+    fills: dict[int, dict[int, Any]] = dataclasses.field(default_factory=dict)
+    retried: bool = False
+
+    @property
+    def template(self) -> Split | None:
+        """The outputs of the first branch that returned, which a raising branch imitates with zeros."""
+        return next((split for k, split in enumerate(self.splits) if split is not None and k not in self.raised), None)
+
+    def fill_placeholders(self) -> bool:
+        """Note the names to start as zeros in branches that left them unassigned; whether there are new ones."""
+        returned = {k: split.rebuild(split.arrays) for k, split in enumerate(self.splits)
+                    if split is not None and k not in self.raised}
+        added = False
+        for position, values in returned.items():
+            for slot, value in enumerate(values):
+                if not (isinstance(value, Undefined) and value.placeholder):
+                    continue
+                given = [other[slot] for other in returned.values() if not isinstance(other[slot], Undefined)]
+                if given:
+                    self.fills.setdefault(position, {})[slot] = given[0]
+                    added = True
+        return added
+
+    def notes(self, ordered: tuple[Branch, ...], names: tuple[str, ...]) -> list[str]:
+        """What ``explain`` adds: the zeros each branch returns in place of what it does not compute."""
+        found = [f"the branch at line {location_of(ordered[k]).lineno} raises: it returns zeros" for k in sorted(self.raised)]
+        for position, slots in sorted(self.fills.items()):
+            for slot in slots:
+                found.append(f"{report.readable(names[slot])} starts as zeros in the branch at line "
+                             f"{location_of(ordered[position]).lineno} (assigned before every read)")
+        return found
+
+
+class _NotAsIs(Exception):
+    """A branch cannot be traced as it is for the switch (it reads an unassigned name, or it raises
+    before any other branch has returned)."""
+
+
+def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, traces: _Traces) -> Callable[[], list[Any]]:
+    """The function ``lax.switch`` traces for the branch at ``position``; it leaves its outputs' split."""
+
+    def traced_branch() -> list[Any]:
+        try:
+            with runs_when(lambda: index == position):
+                values = _run_branch(branch, chain)
+        except PathRaises:
+            traces.raised.add(position)
+            template = traces.template
+            if template is None:
+                raise _NotAsIs() from None
+            return [jnp.zeros(array.shape, array.dtype) for array in template.arrays]
+        for slot, value in traces.fills.get(position, {}).items():
+            values[slot] = zeros_like_value(value)
+        split = Split.of(values, chain.names)
+        traces.splits[position] = split.abstract()
+        return split.arrays
+
+    return traced_branch
+
+
+def _run_branch(branch: Branch, chain: _Chain) -> list[Any]:
+    """One trace of the branch's function, on fresh copies of the operands (see ``conditionals``)."""
+    location = location_of(branch)
+    with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
+        copies = jax.tree_util.tree_map(lambda leaf: leaf, chain.operands)
+        appends.carry_entered(copies, chain.operands)
+        try:
+            return list(branch(*copies))
+        except UnassignedReadError as error:
+            raise _NotAsIs() from error
