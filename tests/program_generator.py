@@ -49,6 +49,7 @@ from program_containers import Containers
 from program_deletes import Deletes
 from program_expressions import Expressions
 from program_indexing import Indexing
+from program_jax_refusals import JaxRefusals
 from program_loops import Loops
 from program_match import Matches
 from program_model import (  # noqa: F401 - Case and regression_text re-exported
@@ -79,6 +80,9 @@ from program_printing import Printing
 from program_pytrees import Pytrees
 from program_raises import Raises
 from program_regressions import load_regression, main, reduce_case, save_regression  # noqa: F401 - re-exported
+from program_stacked_lists import StackedLists
+from program_switch import Switches
+from program_transforms import TransformArguments
 from program_with_try import WithTry
 
 # --- features ------------------------------------------------------------------------------------
@@ -124,11 +128,17 @@ FEATURES: dict[str, str] = {
     "match": "match on an int scalar: literals, |, as, guards, captures, _ (program_match.py)",
     "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",
     "raises": "raise E(msg) under a traced condition, assert cond[, msg] (program_raises.py)",
+    "switch": "if / elif chains comparing one int with constants: one lax.switch (program_switch.py)",
+    "jax_refusals": "a boolean-mask index / a slice of int-expression size, located errors under jit (program_jax_refusals.py)",
+    "stacked_lists": "lists appended to in loops, read by jnp.stack / jnp.array / len (program_stacked_lists.py)",
+    "transform_arguments": "module-level helpers with an if passed to jax.grad / map / functools.reduce / tree_map "
+    "(program_transforms.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees"})
 OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins",
                             "maybe_undefined_use", "del", "with_try", "indexing",
-                            "match", "raises"}) | EFFECT_FEATURES
+                            "match", "raises", "switch", "jax_refusals", "transform_arguments",
+                            "stacked_lists"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
@@ -156,7 +166,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(Raises, Indexing, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

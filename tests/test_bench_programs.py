@@ -5,12 +5,13 @@ the other compares like with like: eager Python == ``autograph_lite.jit`` (Pytho
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import pytest
 from support import assert_same
 
 import autograph_lite
 from bench.fresh import FreshModules
-from bench.programs import PROGRAMS
+from bench.programs import PROGRAMS, expert, natural
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda program: program.name)
@@ -33,3 +34,14 @@ def test_fresh_copies_have_new_code_objects():
         for program in PROGRAMS:
             for name in program.functions:
                 assert getattr(first, name).__code__ != getattr(second, name).__code__
+
+
+@pytest.mark.parametrize("action, t", [(0, 3), (1, 199), (2, 50)])
+def test_cartpole_step_every_action_and_truncation(action, t):
+    """The episodes of the test inputs all end by termination; truncation (step 200) and each action
+    are checked on the step function itself."""
+    state, action, t = jnp.array([0.1, -0.2, 0.02, 0.1], jnp.float32), jnp.int32(action), jnp.int32(t)
+    expected = natural.cartpole_step(state, action, t)
+    assert_same(autograph_lite.jit(natural.cartpole_step)(state, action, t), expected, what="converted")
+    assert_same(jax.jit(expert.cartpole_step)(state, action, t), expected, what="lax")
+    assert bool(expected[2]) == (int(t) == 199)

@@ -68,6 +68,21 @@ def _model_args(seed: int, scale: float) -> tuple:
     )
 
 
+def _graph(seed: int, n: int, negative_edge: bool = False) -> jnp.ndarray:
+    """Dense positive edge weights; optionally one negative edge (a negative cycle with its reverse)."""
+    weights = np.random.default_rng(seed).uniform(1.0, 10.0, size=(n, n)).astype(np.float32)
+    if negative_edge:
+        weights[1, 2] = -20.0
+    return jnp.asarray(weights)
+
+
+def _mlp_args(seed: int, inputs: int, hidden: int, samples: int, max_steps: int) -> tuple:
+    params = [0.5 * _normal(seed, inputs, hidden), _normal(seed + 1, hidden) * 0.1,
+              0.5 * _normal(seed + 2, hidden, 1), _normal(seed + 3, 1) * 0.1]
+    xs = _normal(seed + 4, samples, inputs)
+    return params, xs, jnp.sin(xs.sum(axis=1, keepdims=True)), jnp.int32(max_steps)
+
+
 f32, i32 = jnp.float32, jnp.int32
 
 PROGRAMS: tuple[Program, ...] = (
@@ -116,5 +131,30 @@ PROGRAMS: tuple[Program, ...] = (
         "collatz_steps", "while with an if in its body", ("collatz_steps",),
         test_args=((i32(27),), (i32(6),), (i32(1),)),
         bench_args=(i32(27),),
+    ),
+    Program(
+        "cartpole_episode", "env step: branches, clip, termination (60 lines)",
+        ("cartpole_episode", "linear_policy", "cartpole_step", "cartpole_dynamics"),
+        test_args=((_normal(0, 4), 0.05 * _normal(1, 4)), (-_normal(0, 4), 0.05 * _normal(2, 4)),
+                   (jnp.array([0.0, 0.0, 0.0, 0.0], f32), jnp.array([0.0, 0.0, 0.01, 0.0], f32))),
+        bench_args=(jnp.array([0.5, 1.0, 20.0, 2.0], f32), 0.05 * _normal(3, 4)),
+    ),
+    Program(
+        "shortest_route", "Bellman-Ford, early stop, nested loops (55 lines)",
+        ("shortest_route", "bellman_ford", "path_to"),
+        test_args=((_graph(0, 5), i32(0), i32(3)), (_graph(1, 5, negative_edge=True), i32(0), i32(4)),
+                   (_graph(2, 4), i32(2), i32(2))),
+        bench_args=(_graph(3, 12), i32(0), i32(7)),
+    ),
+    Program(
+        "train_mlp", "MLP SGD, warm-up, loss-driven decay, clipping (50 lines)",
+        ("train_mlp", "mlp_loss", "clip_by_global_norm"),
+        test_args=(_mlp_args(0, 3, 8, 16, 12), _mlp_args(10, 3, 8, 16, 0)),
+        bench_args=_mlp_args(20, 8, 32, 128, 100),
+    ),
+    Program(
+        "interpret", "for over opcodes, 8-way elif on an int (lax.switch)", ("interpret",),
+        test_args=((_ints(0, 12, 9), _normal(1, 12), f32(0.5)), (jnp.array([-1, 7, 8, 0, 3], i32), _normal(2, 5), f32(-1.0))),
+        bench_args=(_ints(3, 256, 8), _normal(4, 256), f32(0.5)),
     ),
 )
