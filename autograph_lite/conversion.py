@@ -34,8 +34,10 @@ _operators: dict[str, Operators] = {}
 _converted_codes: set[types.CodeType] = set()
 # The converted functions' code objects whose code (nested functions included) may stage a run-time check.
 _checking_codes: set[types.CodeType] = set()
-# Those whose code may reach one only through what it calls (another function, an implicit check).
-_reaching_codes: set[types.CodeType] = set()
+# Whether the others may reach one through what they call (another function, an implicit check):
+# decided when `autograph_lite.jit` first asks (`stages_checks(..., through_calls=True)`), not on every
+# conversion, since most converted functions are helpers reached while tracing, never asked about.
+_reaching_codes: dict[types.CodeType, bool] = {}
 _MISSING = object()
 
 
@@ -171,12 +173,9 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
             _compiled[key] = compiled
             codes = codegen.all_code_objects(compiled.code)
-            free_names = function.__code__.co_freevars
             _converted_codes.update(codes)
             if any(CHECK_OPERATORS.intersection(code.co_names) for code in codes):
                 _checking_codes.add(compiled.code)
-            elif may_reach_check(rewritten, lambda name: name in function.__globals__ or name in free_names):
-                _reaching_codes.add(compiled.code)
         return compiled
 
 
@@ -192,7 +191,23 @@ def stages_checks(converted: Callable, through_calls: bool = False) -> bool:
             else converted.__func__ if isinstance(converted, types.MethodType) else converted.func
         )
     code = getattr(converted, "__code__", None)
-    return code in _checking_codes or (through_calls and code in _reaching_codes)
+    if code in _checking_codes:
+        return True
+    return through_calls and code in _converted_codes and _reaches_check(converted, code)
+
+
+def _reaches_check(converted: Any, code: types.CodeType) -> bool:
+    """``passes.raises.may_reach_check`` on the rewrite of the function behind ``converted``, rewritten
+    again (as ``rewritten_source`` does) the first time it is asked, then remembered."""
+    with _lock:
+        decision = _reaching_codes.get(code)
+        if decision is None:
+            function: types.FunctionType = converted.__wrapped__
+            rewritten = passes.rewrite(source.parse_function(function), _calls_left_as_is(function))
+            free_names = function.__code__.co_freevars
+            decision = may_reach_check(rewritten, lambda name: name in function.__globals__ or name in free_names)
+            _reaching_codes[code] = decision
+        return decision
 
 
 
