@@ -347,3 +347,39 @@ def test_boolean_ops_vmap():
     got = jax.vmap(autograph_lite.convert(comparisons_combined))(xs, ys)
     want = np.asarray([comparisons_combined(float(x), float(y)) for x, y in zip(xs, ys)])
     assert_same(got, want)
+
+
+# --- operands of different dtypes ----------------------------------------------------------------
+
+
+def and_of_float_and_int(x, n):
+    return x and n
+
+
+def or_of_int_and_float(n, x):
+    return n or x
+
+
+def test_operands_of_two_strong_dtypes_are_refused_not_promoted():
+    # Python returns the int operand; a promoted choice would be a float32, which has no 16777217.
+    with pytest.raises(autograph_lite.StagingTypeError) as excinfo:
+        autograph_lite.jit(and_of_float_and_int)(jnp.float32(1.0), jnp.int32(16777217))
+    message = str(excinfo.value)
+    path = and_of_float_and_int.__code__.co_filename
+    assert message.startswith(f"{path}:{and_of_float_and_int.__code__.co_firstlineno + 1}: ")
+    assert "f32[] and i32[]" in message and "jnp.asarray" in message
+    with pytest.raises(autograph_lite.StagingTypeError, match="i32\\[\\] and f32\\[\\]"):
+        autograph_lite.jit(or_of_int_and_float)(jnp.int32(0), jnp.float32(2.5))
+
+
+def test_a_weakly_typed_operand_takes_the_other_operands_dtype():
+    assert_equivalent(lambda x: x and 2, jnp.float32(1.5))
+    assert_equivalent(lambda x: x or 0.5, jnp.float32(0.0))
+    assert autograph_lite.jit(lambda x: x or 0)(jnp.float32(0.0)).dtype == jnp.float32
+
+
+def test_a_bool_beside_a_number_is_held_exactly_by_their_common_dtype():
+    # False and 2.5 -> False, chosen at run time as 0.0: equal to it, and no value is lost.
+    assert_equivalent(lambda flag, y: flag and y, jnp.bool_(False), jnp.float32(2.5))
+    assert_equivalent(lambda flag, y: flag and y, jnp.bool_(True), jnp.int32(7))
+    assert_equivalent(lambda n, x: n or x, jnp.int16(0), jnp.float32(2.5))

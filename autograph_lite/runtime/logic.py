@@ -15,11 +15,12 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from ..errors import TracedPredicateError
+from ..errors import StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
-from .values import is_traced, truth_of_one_element
+from .values import is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -114,6 +115,7 @@ def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: s
     truth = _truth(left, where)
     left_array, right_array = jnp.asarray(left), jnp.asarray(right)
     _check_same_shape(left_array, right_array, where, construct)
+    _check_same_dtype(left_array, right_array, where, construct)
     keep_left_when_true = construct == "or"
     if left_array.dtype == jnp.bool_ and right_array.dtype == jnp.bool_:  # exact: same shape, both bool
         return jnp.logical_or(left_array, right_array) if keep_left_when_true else jnp.logical_and(left_array, right_array)
@@ -142,6 +144,29 @@ def _check_same_shape(left: jax.Array, right: jax.Array, where: Callable[[], Any
         location,
         "Give both operands the same shape (`x[0]` or `x.reshape(())` for a scalar, `jnp.reshape(x, (1,))` "
         "for one element), or use jnp.logical_and / jnp.logical_or for a truth value.",
+    )
+
+
+def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any] | None, construct: str) -> None:
+    """Refuse operands of two dtypes whose common dtype cannot hold every value of one of them.
+
+    The choice made at run time has one dtype, the operands' common one, where Python returns one
+    operand as it is: a float32 for an int32 operand would lose its value past 2**24. A bool, or an
+    int16 beside a float32, is held exactly (``False`` becomes ``0.0``, equal to it). A weakly typed
+    operand (a Python number's) takes the other's dtype, as in JAX arithmetic and a staged ternary.
+    """
+    left_type, right_type = jax.typeof(left), jax.typeof(right)
+    if left_type.dtype == right_type.dtype or left_type.weak_type or right_type.weak_type:
+        return
+    common = jnp.promote_types(left_type.dtype, right_type.dtype)
+    if np.can_cast(left_type.dtype, common, "safe") and np.can_cast(right_type.dtype, common, "safe"):
+        return
+    raise StagingTypeError(
+        f"{_SELECTED[construct]} are {type_string(left)} and {type_string(right)}, and the first is "
+        "traced: Python returns one of them as it is, and their common dtype cannot hold every value of both",
+        location_of(where) if where is not None else caller_location(),
+        "Give both operands the same dtype (jnp.asarray(..., jnp.float32)), or choose explicitly with "
+        "jnp.where(condition, a, b), which promotes both to a common dtype.",
     )
 
 
