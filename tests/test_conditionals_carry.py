@@ -367,3 +367,40 @@ def test_an_input_only_name_that_may_be_unbound_raises_only_where_python_does():
     with pytest.raises(UnboundLocalError):
         autograph_lite.convert(rewrites_a_name_that_may_be_unbound)(F32(1.0), False)
     assert autograph_lite.convert(rewrites_a_name_that_may_be_unbound)(F32(-1.0), False) == -1.0
+
+
+# --- a Python value set in one branch only ------------------------------------------------------
+
+
+def function_for_a_closure_in_one_branch(x):
+    if x > 0:
+        scale = lambda: x * 2.0  # a cell: the closure below reads it
+        def doubled():
+            return scale()
+        x = doubled()
+    return x
+
+
+def function_in_one_branch_read_after(x):
+    def use():
+        return scale(x)  # read through the closure, after the `if`
+    if x > 0:
+        scale = lambda v: v * 2.0
+    return use()
+
+
+def test_a_function_set_in_one_branch_and_used_only_there_matches_eager():
+    # The branch passes the closure's cell out of the `if`; no zeros can stand for a function in the
+    # other branch, and no read after the `if` needs it: both branches return a stand-in.
+    for x in (F32(1.5), F32(-1.5)):
+        assert_equivalent(function_for_a_closure_in_one_branch, x)
+
+
+def test_reading_a_function_set_in_one_branch_after_a_traced_if_is_located():
+    with pytest.raises(autograph_lite.StagingTypeError) as excinfo:
+        autograph_lite.jit(function_in_one_branch_read_after)(F32(1.5))
+    message = str(excinfo.value)
+    code = function_in_one_branch_read_after.__code__
+    assert message.startswith(f"{code.co_filename}:{code.co_firstlineno + 3}: ")
+    assert "'scale' is the function <lambda> after the `if` where its true branch ran, and unassigned" in message
+    assert float(function_in_one_branch_read_after(F32(1.5))) == 3.0  # eager: a value where the branch ran

@@ -20,6 +20,7 @@ true and the false branch; the state before and after one iteration), by the sam
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,9 +40,10 @@ from .carry_errors import (
     assigned_in_one_branch,
     first_assigned_in_loop,
     mismatch_error,
+    read_of_one_branch_value,
 )
 from .raises import AssignedIfRan
-from .values import Split, Undefined, is_array_leaf, type_string, zeros_like_value
+from .values import OneBranchValue, Split, Undefined, is_array_leaf, type_string, zeros_like_value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -295,6 +297,7 @@ class CondAdjustment:
     fills: tuple[tuple[int, Any], ...] = ()  # (output index, value whose array leaves become zeros)
     casts: tuple[Any, ...] | None = None  # per array leaf: the dtype to cast to, or None
     assigned: tuple[int, ...] = ()  # outputs the other branch holds as bound only if a loop ran (see bound)
+    hidden: tuple[tuple[int, Any], ...] = ()  # (output index, the OneBranchValue both branches return)
 
 
 def cond_adjustments(
@@ -315,12 +318,35 @@ def cond_adjustments(
         if isinstance(left, Undefined) != isinstance(right, Undefined):
             raise assigned_in_one_branch(name, "true" if isinstance(right, Undefined) else "false", sides.site)
     found = differences(true, false, _cond_tolerates)
+    hidden = _one_branch_values(true, false, found, current, sides)
+    if hidden:
+        return {key: dataclasses.replace(current[key], hidden=current[key].hidden + hidden) for key in current}
     if found:
         raise mismatch_error(found, sides)
     casts = _cond_casts(true, false)
     if all(current[key].casts == casts[key] for key in casts):
         return None
     return {key: dataclasses.replace(current[key], casts=casts[key]) for key in current}
+
+
+def _one_branch_values(
+    true: Split, false: Split, found: list[Difference], current: dict[str, CondAdjustment], sides: Sides
+) -> tuple[tuple[int, Any], ...]:
+    """(index, stand-in) for each name that one branch set to a Python value (a function, a string) and
+    the other filled as an unassigned placeholder: no zeros can stand for such a value, and no read can
+    see it where it is unassigned, so both branches return a :class:`OneBranchValue` that raises if read."""
+    filled = {index: key for key in current for index, _ in current[key].fills}
+    values = {"true": true.rebuild(true.arrays), "false": false.rebuild(false.arrays)}
+    hidden = []
+    for difference in found:
+        index = true.names.index(difference.name)
+        if difference.what != PYTHON_VALUE or index not in filled:
+            continue
+        assigning = "false" if filled[index] == "true" else "true"
+        shown = describe(values[assigning][index], article=True)
+        hidden.append((index, OneBranchValue(functools.partial(
+            read_of_one_branch_value, difference.name, shown, assigning, sides.site))))
+    return tuple(hidden)
 
 
 def _cond_casts(true: Split, false: Split) -> dict[str, tuple[Any, ...]]:

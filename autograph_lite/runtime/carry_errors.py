@@ -111,6 +111,19 @@ def assigned_in_one_branch(name: str, branch: str, site: Site) -> StagingTypeErr
     )
 
 
+def read_of_one_branch_value(name: str, value: str, branch: str, site: Site) -> StagingTypeError:
+    """A read of a name that one branch of a traced ``if`` set to a Python value, the other not at all."""
+    subject = _subject(name)
+    return StagingTypeError(
+        f"{subject} is {value} after the {site.construct} where its {branch} branch ran, and unassigned "
+        "where the other ran; with a traced condition which one ran is known only when the program runs, "
+        "and a Python value cannot be chosen then, so it cannot be read after it.",
+        site.location,
+        f"Use {subject} inside that branch only, or give it a value before the {site.construct} (or in both "
+        "branches) that is the same Python value either way.",
+    )
+
+
 def first_assigned_in_loop(name: str, after: str, site: Site) -> StagingTypeError:
     """A name that a staged loop's body assigns first, used after the loop or in the next iteration."""
     return StagingTypeError(

@@ -211,6 +211,8 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
             values[index] = zeros_like_value(template)
         for index in adjustment.assigned:
             values[index] = bound(branch.names[index], values[index])
+        for index, stand_in in adjustment.hidden:
+            values[index] = stand_in
         split = Split.of(values, branch.names)
         traces.splits[branch.key] = split.abstract()
         arrays = split.arrays

@@ -6,7 +6,7 @@ This module owns the one test "is this a tracer?". Everything else asks it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 import jax
@@ -36,7 +36,30 @@ def is_array_leaf(value: Any) -> bool:
     return isinstance(value, _ARRAY_TYPES)
 
 
-class Undefined:
+class _FailsOnUse:
+    """A stand-in value whose every use (a call, arithmetic, a truth test, an attribute) raises ``_fail``'s error."""
+
+    __slots__ = ()
+
+    def _fail(self) -> NoReturn:
+        raise NotImplementedError
+
+    def _used(self, *_: Any, **__: Any) -> NoReturn:
+        self._fail()
+
+    __bool__ = __iter__ = __len__ = __call__ = __getitem__ = __index__ = __float__ = __int__ = _used
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _used
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = _used
+    __matmul__ = __rmatmul__ = __lt__ = __le__ = __gt__ = __ge__ = __abs__ = __array__ = _used
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _used
+
+    def __getattr__(self, attribute: str) -> NoReturn:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        self._fail()
+
+
+class Undefined(_FailsOnUse):
     """The value of a carried name that no path has assigned yet.
 
     Any use of it raises the ``UnboundLocalError`` that Python would have raised at the read.
@@ -53,24 +76,31 @@ class Undefined:
     def __repr__(self) -> str:
         return f"Undefined({self.name!r})"
 
-    def _fail(self, *_: Any, **__: Any) -> NoReturn:
+    def _fail(self) -> NoReturn:
         raise UnassignedReadError(self.name)
 
-    __bool__ = __iter__ = __len__ = __call__ = __getitem__ = __index__ = __float__ = __int__ = _fail
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
-    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = _fail
-    __matmul__ = __rmatmul__ = __lt__ = __le__ = __gt__ = __ge__ = __abs__ = __array__ = _fail
-    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _fail
 
-    def __getattr__(self, attribute: str) -> NoReturn:
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        self._fail()
+class OneBranchValue(_FailsOnUse):
+    """The value, after a staged ``if``, of a name that one branch set to a Python value (a function, a
+    string) and the other left unassigned: which of the two holds is known only when the program runs,
+    and a Python value cannot be chosen then. Nothing may read it (where the other branch ran, Python
+    has no value to read either): any use raises what ``error`` makes, a located ``StagingTypeError``."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Callable[[], Exception]) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return "OneBranchValue()"
+
+    def _fail(self) -> NoReturn:
+        raise self.error()
 
 
 def ld(value: Any) -> Any:
     """A read of a name that may hold the ``Undefined`` stand-in: raise as Python would, or pass it on."""
-    if isinstance(value, Undefined):
+    if isinstance(value, _FailsOnUse):
         value._fail()
     return value
 

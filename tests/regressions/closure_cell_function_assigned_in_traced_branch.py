@@ -1,7 +1,8 @@
 """A program found by the generated-program fuzzer (tests/test_generated_programs.py), features
 +switch,+stacked_lists,+transform_arguments,+closures,+match,+break_continue,+return_in_loop,+with_try,
-+indexing (seed 31), shrunk by hand. Open: a false refusal (a located error where eager Python returns),
-never a wrong value; present before the switch lowering (checked on bbc449d).
++indexing (seed 31), shrunk by hand. A false refusal (a located error where eager Python returns), never
+a wrong value; present before the switch lowering (checked on bbc449d). Fixed: both branches now return
+a stand-in (`values.OneBranchValue`) that raises a located error only if something reads it.
 
 `g15` is assigned a function inside a traced `if` and read by a closure (`g18`) defined in the same
 branch, so it is a cell variable; the converted branches pass every cell variable they assign out of
@@ -32,4 +33,4 @@ def f(a):
 
 
 INPUTS = [(np.int32(-2),), (np.int32(6),)]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"
