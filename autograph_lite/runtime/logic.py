@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..errors import StagingTypeError, TracedPredicateError
+from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
 from .values import is_traced, truth_of_one_element, type_string
@@ -128,7 +128,7 @@ def _check_same_shape(left: jax.Array, right: jax.Array, where: Callable[[], Any
     """Refuse operands whose shapes differ: the left one has one element (``_truth`` checked it)."""
     if right.shape == left.shape:
         return
-    location = location_of(where) if where is not None else caller_location()
+    location = _location(where)
     if right.size != 1:
         operator_name = "or" if construct == "or" else "and"
         raise TracedPredicateError(
@@ -164,10 +164,15 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
     raise StagingTypeError(
         f"{_SELECTED[construct]} are {type_string(left)} and {type_string(right)}, and the first is "
         "traced: Python returns one of them as it is, and their common dtype cannot hold every value of both",
-        location_of(where) if where is not None else caller_location(),
+        _location(where),
         "Give both operands the same dtype (jnp.asarray(..., jnp.float32)), or choose explicitly with "
         "jnp.where(condition, a, b), which promotes both to a common dtype.",
     )
+
+
+def _location(where: Callable[[], Any] | None) -> Location | None:
+    """Where an operand's error points: the lazy operand's own line, or the caller's for the first one."""
+    return location_of(where) if where is not None else caller_location()
 
 
 def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
@@ -176,7 +181,7 @@ def _truth(value: Any, where: Callable[[], Any] | None) -> jax.Array:
         raise TracedPredicateError(
             f"a traced array of shape {array.shape} is used as a truth value; an array with more than "
             "one element has no single truth value",
-            location_of(where) if where is not None else caller_location(),
+            _location(where),
             "Reduce it first with `.any()` or `.all()`, or use jnp.logical_and / logical_or / "
             "logical_not for element-wise logic.",
         )
