@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import types
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +40,7 @@ from .raises import AssignedIfRan
 from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
 from .static_loop_policy import remembering_trial_decisions, static_sequence, why_python
 from .unbound_loops import unbound_at_entry, with_assigned_if_ran
-from .values import Undefined, is_traced, to_predicate
+from .values import Undefined, cell_contents_or, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 
@@ -216,15 +215,7 @@ def _concrete_or_traced(value: Any) -> Any:
 
 
 def _closes_over_tracers(function: Callable) -> bool:
-    cells = getattr(function, "__closure__", None) or ()
-    for cell in cells:
-        try:
-            contents = cell.cell_contents
-        except ValueError:
-            continue
-        if is_traced(contents):
-            return True
-    return False
+    return any(is_traced(cell_contents_or(cell, None)) for cell in getattr(function, "__closure__", None) or ())
 
 
 _EMPTY = object()
@@ -244,7 +235,7 @@ def _without_cell_writes(test: Callable[..., Any]) -> Callable[..., Any]:
         return test
 
     def evaluated(*values: Any) -> Any:
-        saved = [_contents_or_empty(cell) for cell in cells]
+        saved = [cell_contents_or(cell, _EMPTY) for cell in cells]
         try:
             return test(*values)
         finally:
@@ -256,10 +247,3 @@ def _without_cell_writes(test: Callable[..., Any]) -> Callable[..., Any]:
                     cell.cell_contents = contents
 
     return functools.wraps(test)(evaluated)
-
-
-def _contents_or_empty(cell: types.CellType) -> Any:
-    try:
-        return cell.cell_contents
-    except ValueError:
-        return _EMPTY

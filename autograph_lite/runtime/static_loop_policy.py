@@ -45,7 +45,7 @@ from .locations import location_of
 from .raises import PathRaises
 from .session import current
 from .traced_bodies import TracedBody
-from .values import Split, Undefined, is_array_leaf, is_traced
+from .values import Split, Undefined, cell_contents_or, is_array_leaf, is_traced
 
 
 @dataclasses.dataclass(frozen=True)
@@ -287,7 +287,7 @@ def _summary(value: Any, depth: int, alive: list[Any]) -> Hashable:
     if isinstance(value, Undefined):
         return ("undefined", value.name, value.placeholder)
     if isinstance(value, types.FunctionType):
-        cells = tuple(_summary(_cell_contents(c), depth + 1, alive) for c in value.__closure__ or ())
+        cells = tuple(_summary(cell_contents_or(c, Undefined("")), depth + 1, alive) for c in value.__closure__ or ())
         defaults = _summary(value.__defaults__ or (), depth + 1, alive)
         return ("function", value.__code__, value.__code__.co_filename, id(value.__globals__), cells, defaults)
     module = type(value).__module__
@@ -295,10 +295,3 @@ def _summary(value: Any, depth: int, alive: list[Any]) -> Hashable:
         alive.append(value)  # the runtime's own objects (the operators): the same object decides the same
         return ("object", id(value))
     raise _NoKey
-
-
-def _cell_contents(cell: types.CellType) -> Any:
-    try:
-        return cell.cell_contents
-    except ValueError:  # an empty cell: a name not bound yet
-        return Undefined("")

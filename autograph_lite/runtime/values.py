@@ -6,6 +6,7 @@ This module owns the one test "is this a tracer?". Everything else asks it.
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
@@ -96,6 +97,14 @@ class OneBranchValue(_FailsOnUse):
 
     def _fail(self) -> NoReturn:
         raise self.error()
+
+
+def cell_contents_or(cell: types.CellType, default: Any) -> Any:
+    """What a closure cell holds, or ``default`` for an empty cell (a name not bound yet)."""
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return default
 
 
 def ld(value: Any) -> Any:
