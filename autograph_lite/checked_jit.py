@@ -39,11 +39,10 @@ _ENTRY_ATTRIBUTE = "__autograph_lite_jit_entry__"
 
 def jitted(converted: Callable[..., Any], jit_kwargs: dict[str, Any]) -> Any:
     """``jax.jit(converted, **jit_kwargs)``, wrapped as the module docstring says."""
-    if conversion.stages_checks(converted):
-        return JitWithChecks(jax.jit(converted, **jit_kwargs))
     if not conversion.stages_checks(converted, through_calls=True):
         return jax.jit(converted, **jit_kwargs)
-    if not isinstance(converted, types.FunctionType):  # a method or partial: one wrapper's frame, as for own checks
+    # Its own checks, or a method or partial (one wrapper's frame): always catching.
+    if conversion.stages_checks(converted) or not isinstance(converted, types.FunctionType):
         return JitWithChecks(jax.jit(converted, **jit_kwargs))
     entry = _entry(converted)
     return JitReachingChecks(jax.jit(entry.function, **jit_kwargs), converted, entry)

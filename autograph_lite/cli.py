@@ -255,20 +255,15 @@ def _fail(message: str, code: int) -> int:
 
 
 def _diff(target: Target, rewritten: str, target_text: str) -> list[str]:
-    if target.nested_code is not None:
-        # As the outer function's rewrite prints it: decorators included, since they run inside it.
-        code = target.nested_code
-        original = textwrap.dedent(inspect.getsource(code))
-        first_line = code.co_firstlineno
-    else:
-        code = _plain_function(target.function).__code__
-        # Dedented like the rewritten source (ast.unparse prints a method at column 0), so the diff shows
-        # the rewrite, not the indentation; and from the `def` line on, since the converter drops the
-        # decorators (they wrap the function from outside, e.g. @autograph_lite.jit itself).
-        original = textwrap.dedent(inspect.getsource(code))
-        skipped = _decorator_lines(original)
-        original = "".join(original.splitlines(keepends=True)[skipped:])
-        first_line = code.co_firstlineno + skipped
+    code = target.nested_code or _plain_function(target.function).__code__
+    # Dedented like the rewritten source (ast.unparse prints a method at column 0), so the diff shows the
+    # rewrite, not the indentation; and from the `def` line on, since the converter drops the decorators
+    # (they wrap the function from outside, e.g. @autograph_lite.jit itself). A nested function is shown
+    # as the outer function's rewrite prints it: decorators included, since they run inside it.
+    original = textwrap.dedent(inspect.getsource(code))
+    skipped = 0 if target.nested_code is not None else _decorator_lines(original)
+    original = "".join(original.splitlines(keepends=True)[skipped:])
+    first_line = code.co_firstlineno + skipped
     return list(
         difflib.unified_diff(
             original.splitlines(keepends=True),

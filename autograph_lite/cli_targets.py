@@ -181,6 +181,7 @@ def _is_function(value: Any) -> bool:
 
 def _nested_target(outer: Any, names: list[str], qualname: str, location: str) -> Target:
     """A function defined inside ``outer``, by its names under it (``<locals>`` parts optional)."""
+    from .codegen import all_code_objects
     from .conversion import unwrap_for_source
     from .errors import ConversionError
 
@@ -195,7 +196,8 @@ def _nested_target(outer: Any, names: list[str], qualname: str, location: str) -
     except ConversionError:
         raise TargetError(f"{location}: {outer_name} has no attribute {wanted[0]!r}") from None
     prefix = _without_locals(code.co_qualname)
-    found = [c for c in _nested_codes(code) if _without_locals(c.co_qualname) == prefix + wanted]
+    found = sorted((c for c in all_code_objects(code) if _without_locals(c.co_qualname) == prefix + wanted),
+                   key=lambda c: c.co_firstlineno)
     if not found:
         raise TargetError(f"{location}: {outer_name} has no attribute or nested function {'.'.join(wanted)!r}")
     if len(found) > 1:
@@ -208,13 +210,6 @@ def _nested_target(outer: Any, names: list[str], qualname: str, location: str) -
 
 def _without_locals(qualname: str) -> tuple[str, ...]:
     return tuple(name for name in qualname.split(".") if name != _LOCALS)
-
-
-def _nested_codes(code: types.CodeType) -> Iterator[types.CodeType]:
-    for constant in code.co_consts:
-        if isinstance(constant, types.CodeType):
-            yield constant
-            yield from _nested_codes(constant)
 
 
 def nested_source(rewritten_outer: str, names: tuple[str, ...]) -> str:

@@ -136,7 +136,7 @@ def bind(compiled: CompiledCode, original: types.FunctionType, operators: object
     """A new function running ``compiled`` with the original's globals, cells, defaults and metadata."""
     cells = dict(zip(original.__code__.co_freevars, original.__closure__ or ()))
     cells[RUNTIME] = types.CellType(operators)
-    cells[_ENTRY] = types.CellType(jax_errors.ENTRY)
+    cells[_ENTRY] = types.CellType(jax_errors)
     closure = tuple(cells[name] for name in compiled.code.co_freevars)
     function = types.FunctionType(compiled.code, original.__globals__, original.__name__, original.__defaults__, closure)
     function.__kwdefaults__ = original.__kwdefaults__

@@ -169,7 +169,7 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
         compiled = _compiled.get(key)
         if compiled is None:
             parsed = source.parse_function(function)
-            rewritten = passes.rewrite(parsed, _calls_left_as_is(function))
+            rewritten = _rewritten(function, parsed)
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
             _compiled[key] = compiled
             codes = codegen.all_code_objects(compiled.code)
@@ -203,7 +203,7 @@ def _reaches_check(converted: Any, code: types.CodeType) -> bool:
         decision = _reaching_codes.get(code)
         if decision is None:
             function: types.FunctionType = converted.__wrapped__
-            rewritten = passes.rewrite(source.parse_function(function), _calls_left_as_is(function))
+            rewritten = _rewritten(function, source.parse_function(function))
             free_names = function.__code__.co_freevars
             decision = may_reach_check(rewritten, lambda name: name in function.__globals__ or name in free_names)
             _reaching_codes[code] = decision
@@ -225,8 +225,12 @@ def _code_key(function: types.FunctionType) -> tuple:
 def rewritten_source(function: types.FunctionType) -> str:
     """The rewritten source of ``function``. Rewritten again rather than kept: printing is rare, and
     converting should not pay for it."""
-    parsed = source.parse_function(function)
-    return codegen.source_of(passes.rewrite(parsed, _calls_left_as_is(function)))
+    return codegen.source_of(_rewritten(function, source.parse_function(function)))
+
+
+def _rewritten(function: types.FunctionType, parsed: source.ParsedFunction) -> Any:
+    """The rewrite of ``function``'s parsed source, with the calls its module's names leave as they are."""
+    return passes.rewrite(parsed, _calls_left_as_is(function))
 
 
 def operators(static_loops: str) -> Operators:

@@ -170,21 +170,19 @@ def _loop_type_fix(name: str, what: str, trip_count_known: bool, before: Any, af
         return f"Start it as a float: {name} = 0.0, or jnp.asarray({name}, jnp.{after.dtype.name})."
     if what == DTYPE:
         return f"Start it with the dtype it gets in the loop, e.g. {name} = jnp.asarray({name}, {after.dtype.name!r})."
-    dtype = "" if what == SHAPE else f", jnp.{after.dtype.name}"
     if not _grows(before, after):
         return (f"Start it with the shape {'' if what == SHAPE else 'and dtype '}it has after one iteration: "
                 f"{name} = jnp.zeros({tuple(after.shape)}, jnp.{after.dtype.name}), or broadcast it with "
                 "jnp.broadcast_to.")
     fixed = "Keep its shape fixed" if what == SHAPE else "Keep its shape and dtype fixed"
     if not trip_count_known:
+        dtype = "" if what == SHAPE else f", jnp.{after.dtype.name}"
         return (f"{fixed}: the loop runs a number of times known only at run time, so its final shape is not "
                 f"known while tracing. Allocate '{name}' at a static maximum size (a Python int or a static "
                 f"argument: static_argnums / static_argnames) with jnp.zeros((max_size, ...){dtype}) and write "
                 f"{name} = {name}.at[i].set(...), masking the unused part; or make the trip count static.")
-    if what == SHAPE:
-        return f"Keep its shape fixed: preallocate '{name}' at its final shape and update it with {name}.at[i].set(...)."
-    return (f"Keep its shape and dtype fixed: preallocate '{name}' at its final shape with "
-            f"jnp.zeros(..., jnp.{after.dtype.name}) and update it with {name}.at[i].set(...).")
+    zeros = "" if what == SHAPE else f" with jnp.zeros(..., jnp.{after.dtype.name})"
+    return f"{fixed}: preallocate '{name}' at its final shape{zeros} and update it with {name}.at[i].set(...)."
 
 
 def _grows(before: Any, after: Any) -> bool:

@@ -4,7 +4,7 @@ JAX refuses some operations on a traced value: its Python truth value, int or Nu
 (``ConcretizationTypeError`` and its kin), a boolean mask as an index, a slice or a shape of traced
 size, and ``lax`` control flow whose branches or carry disagree. Its message names the operation,
 not the user's line, nor why the value is traced. Codegen wraps the body of every converted function
-in a handler that asks :data:`ENTRY`; only the outermost converted call translates (a nested one lets
+in a handler that asks this module (:func:`translates`); only the outermost converted call translates (a nested one lets
 the error pass, so that the runtime code between them, which may catch JAX's error, sees it as it
 is), and our own :class:`ConversionError` is never wrapped again. The translation is a
 :class:`TracedValueError` that is also an instance of the exception JAX raised, located at the
@@ -29,9 +29,9 @@ import jaxlib
 from ..errors import ConversionError, Location, TracedValueError
 from . import conditionals, staged_loops
 from .carry_errors import Site
+from .locations import PACKAGE_DIRECTORY
 
 _HIDDEN = tuple(os.path.dirname(os.path.abspath(module.__file__ or "")) + os.sep for module in (jax, jaxlib))
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,6 +119,8 @@ def kind_of(error: BaseException) -> Kind | None:
         return NUMPY
     if isinstance(error, jax.errors.ConcretizationTypeError):
         return CONCRETE
+    if not isinstance(error, (IndexError, TypeError)):
+        return None  # the others are never formatted: a user's exception passes through untouched
     message = str(error)
     if isinstance(error, IndexError) and message.startswith(_SLICE_MESSAGES):
         return SLICE
@@ -139,23 +141,17 @@ def _carry_kind(message: str) -> Kind:
     return CARRY
 
 
-class _Handler:
-    """What the handler around a converted function's body calls (codegen binds it as a free variable)."""
-
-    caught = Exception
-
-    @staticmethod
-    def translates(error: BaseException) -> bool:
-        """Whether the converted function that caught ``error`` should raise :func:`located` instead:
-        a JAX error about a traced value, caught by the outermost converted call."""
-        return kind_of(error) is not None and _outermost(sys._getframe(2))
-
-    @staticmethod
-    def located(error: BaseException) -> TracedValueError:
-        return located(error)
+# What the handler around a converted function's body reads, through this module (codegen binds it as
+# a free variable): the exceptions it catches, whether it translates one, and the translation.
+caught = Exception
 
 
-ENTRY = _Handler()
+def translates(error: BaseException) -> bool:
+    """Whether the converted function that caught ``error`` should raise :func:`located` instead: a JAX
+    error about a traced value, caught by the outermost converted call."""
+    return kind_of(error) is not None and _outermost(sys._getframe(2))
+
+
 _entry_codes: set[types.CodeType] = set()
 _converted_codes: set[types.CodeType] = set()
 
@@ -176,7 +172,7 @@ def _outermost(frame: types.FrameType | None) -> bool:
 
 
 def located(error: BaseException) -> TracedValueError:
-    """``error``, which :meth:`_Handler.translates`, as a :class:`TracedValueError` that is also of
+    """``error``, which :func:`translates` accepts, as a :class:`TracedValueError` that is also of
     ``error``'s type, located at the innermost converted line of its traceback."""
     kind = kind_of(error)
     frames = list(_frames(error.__traceback__))
@@ -254,7 +250,7 @@ def _user_traceback(traceback: types.TracebackType | None) -> types.TracebackTyp
 
 def _hidden(filename: str) -> bool:
     path = os.path.abspath(filename)
-    return path.startswith(_PACKAGE) or path.startswith(_HIDDEN)
+    return path.startswith(PACKAGE_DIRECTORY) or path.startswith(_HIDDEN)
 
 
 class _MessageOnly(Exception):

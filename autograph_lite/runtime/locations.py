@@ -48,7 +48,8 @@ def location_of(helper: Callable[..., Any]) -> Location:
     return Location(code.co_filename, code.co_firstlineno)
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# The autograph_lite package directory: frames in it are ours, not the user's.
+PACKAGE_DIRECTORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def caller_location() -> Location | None:
@@ -58,7 +59,7 @@ def caller_location() -> Location | None:
     statement. Used only to locate errors raised by operators that are not given a helper.
     """
     frame: types.FrameType | None = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(PACKAGE_DIRECTORY):
         frame = frame.f_back
     return None if frame is None else Location(frame.f_code.co_filename, frame.f_lineno)
 
