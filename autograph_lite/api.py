@@ -69,7 +69,7 @@ def jit(
         return lambda function: jit(function, static_loops=static_loops, **jit_kwargs)
     converted = convert(fn, static_loops=static_loops)
     if isinstance(converted, callables.ConvertedCall):  # an object's arrays are the program's arguments
-        wrap = checked_jit.JitWithChecks if conversion.stages_checks(converted) else None
+        wrap = checked_jit.JitWithChecks if conversion.stages_checks(converted, through_calls=True) else None
         return callables.JittedCall(converted, dict(jit_kwargs), wrap)
     return checked_jit.jitted(converted, dict(jit_kwargs))
 

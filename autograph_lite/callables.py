@@ -211,5 +211,5 @@ def _shifted(jit_kwargs: dict[str, Any]) -> dict[str, Any]:
         if positions is not None:
             positions = (positions,) if isinstance(positions, int) else tuple(positions)
             shifted[option] = tuple(p + 2 if p >= 0 else p for p in positions)
-    shifted["static_argnums"] = (0, *shifted.get("static_argnums", ()))
+    shifted["static_argnums"] = (0, *(shifted.get("static_argnums") or ()))
     return shifted

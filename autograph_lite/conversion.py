@@ -193,7 +193,13 @@ def stages_checks(converted: Callable, through_calls: bool = False) -> bool:
     code = getattr(converted, "__code__", None)
     if code in _checking_codes:
         return True
-    return through_calls and code in _converted_codes and _reaches_check(converted, code)
+    if code not in _converted_codes:
+        return False
+    if not hasattr(converted, "__wrapped__"):
+        # Defined inside converted code: its rewrite is part of its parent's, with no function of its
+        # own to rewrite again, so reaching a check through its calls is assumed.
+        return through_calls or any(CHECK_OPERATORS.intersection(c.co_names) for c in codegen.all_code_objects(code))
+    return through_calls and _reaches_check(converted, code)
 
 
 def _reaches_check(converted: Any, code: types.CodeType) -> bool:

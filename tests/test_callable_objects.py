@@ -227,3 +227,27 @@ def test_jit_of_a_module_keeps_the_meaning_of_static_arguments():
     assert_same(autograph_lite.jit(model, static_argnums=1)(x, 3), expected)
     with pytest.raises(ConversionError, match="^autograph_lite.jit of a Repeat object does not take in_shardings"):
         autograph_lite.jit(model, in_shardings=None)
+
+
+def checked_half(v):
+    if v > 100.0:
+        raise ValueError(f"too large: {v}")
+    return v / 2.0
+
+
+class HalvesThroughAHelper:
+    """A module whose ``__call__`` reaches a run-time check only through the helper it calls."""
+
+    def __call__(self, x):
+        return checked_half(x)
+
+
+def test_jit_of_an_object_raises_eagers_exception_reached_through_a_helper():
+    jitted = autograph_lite.jit(HalvesThroughAHelper())
+    assert float(jitted(F32(4.0))) == 2.0
+    with pytest.raises(ValueError, match="^too large: 200.0"):
+        jitted(F32(200.0))
+
+
+def test_jit_of_an_object_takes_jax_jits_none_for_static_argnums():
+    assert_same(autograph_lite.jit(Clipper(2.0), static_argnums=None)(F32(5.0)), Clipper(2.0)(F32(5.0)))

@@ -148,3 +148,29 @@ def test_a_jitted_function_with_checks_called_after_its_own_trace_is_cached():
     assert not fast_path(jitted)
     with pytest.raises(AssertionError, match="negative -1.0"):
         jitted(F32(-1.0))
+
+
+def jits_a_nested_function(x):
+    def nested(v):
+        return calls_an_asserting_helper(v)
+
+    return autograph_lite.jit(nested)(x)
+
+
+def jits_a_nested_function_with_its_own_check(x):
+    def nested(v):
+        if v > 1:
+            raise ValueError("too large")
+        return v
+
+    return autograph_lite.jit(nested)(x)
+
+
+def test_jit_of_a_function_defined_inside_converted_code():
+    # Its code is part of its parent's rewrite (no function of its own behind it): it was a crash.
+    assert_like_eager(jits_a_nested_function, F32(0.5))
+    with pytest.raises(AssertionError, match="^negative"):
+        autograph_lite.convert(jits_a_nested_function)(F32(2.0))
+    with pytest.raises(ValueError, match="^too large"):
+        autograph_lite.convert(jits_a_nested_function_with_its_own_check)(F32(2.0))
+    assert float(autograph_lite.convert(jits_a_nested_function_with_its_own_check)(F32(0.5))) == 0.5
