@@ -38,7 +38,7 @@ class _Conditionals(StatementPass):
         self.ensure_no_exits(node.body + node.orelse)
         info = self.info[node]
         carried = info.carried
-        assigned_by_both = _assigned_by_both(node, self.facts.names)
+        assigned_by_both = _assigned_by_all([node.body, node.orelse], self.facts.names)
         # A cell is passed in even when both branches assign it: a closure may read it before.
         inputs = tuple(n for n in carried if n not in assigned_by_both or n in info.live_into_body or n in self.cells)
         inputs += info.inputs_only  # read before written in a branch, but not needed after the `if`
@@ -99,12 +99,3 @@ def _assigned_by_all(blocks: list[list[gast.stmt]], names: NameScanner) -> froze
     """The names every branch surely assigns; a branch that never completes (it raises) constrains nothing."""
     found = [assigned for assigned in (surely_assigned(block, names) for block in blocks) if assigned is not None]
     return frozenset.intersection(*found) if found else frozenset()
-
-
-def _assigned_by_both(node: gast.If, names: NameScanner) -> frozenset[str]:
-    body, orelse = surely_assigned(node.body, names), surely_assigned(node.orelse, names)
-    if body is None:
-        return orelse or frozenset()
-    if orelse is None:
-        return body
-    return body & orelse

@@ -16,7 +16,7 @@ import ast
 import gast
 
 from ..analysis.blocks import SCOPES, blocks_of
-from ..generated_names import RUNTIME
+from . import nodes
 
 
 def first_effect(body: list[gast.stmt]) -> str | None:
@@ -67,36 +67,23 @@ def _targets(statement: gast.stmt) -> list[gast.expr]:
 
 def _reported_effect(call: gast.Call) -> str | None:
     for keyword in call.keywords:
-        if keyword.arg == "effect" and isinstance(keyword.value, gast.Constant) and _is_runtime(call.func):
+        if keyword.arg == "effect" and isinstance(keyword.value, gast.Constant) and nodes.runtime_operator(call.func) is not None:
             return keyword.value.value
     return None
 
 
-def _is_runtime(function: gast.expr) -> bool:
-    return (
-        isinstance(function, gast.Attribute)
-        and isinstance(function.value, gast.Name)
-        and function.value.id == RUNTIME
-    )
-
-
 def _faithful(call: gast.Call) -> bool:
-    function = call.func
-    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name) and function.value.id == RUNTIME:
-            if function.attr != "call":
-                return True  # the runtime's own statements check their bodies themselves
-            first = call.args[0] if call.args else None
-            return isinstance(first, gast.Name) and first.id == "print"
-    return False
+    operator = nodes.runtime_operator(call.func)
+    if operator is None:
+        return False
+    if operator != "call":
+        return True  # the runtime's own statements check their bodies themselves
+    first = call.args[0] if call.args else None
+    return isinstance(first, gast.Name) and first.id == "print"
 
 
 def _callee(call: gast.Call) -> gast.expr:
-    function = call.func
-    is_runtime_call = (
-        isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name)
-        and function.value.id == RUNTIME and function.attr == "call" and call.args
-    )
-    return call.args[0] if is_runtime_call else function
+    return call.args[0] if nodes.runtime_operator(call.func) == "call" and call.args else call.func
 
 
 def _text(node: gast.AST) -> str:

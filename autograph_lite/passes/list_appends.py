@@ -20,6 +20,7 @@ from __future__ import annotations
 import gast
 
 from ..analysis import NameScanner
+from ..analysis.blocks import statements_within
 from . import nodes
 from .facts import ScopeFacts
 
@@ -30,12 +31,13 @@ _STACKING_READERS = frozenset({"stack", "array", "asarray", "concatenate"})
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     """The lists created here are those the function's body assigns (a parameter counts once rebound)."""
-    if isinstance(function, gast.FunctionDef):
+    # Most functions append to no list: they are not walked loop by loop.
+    if isinstance(function, gast.FunctionDef) and any(_is_append(s) for s in statements_within(function.body)):
         in_loops: list[gast.Expr] = []
         _find_outer_appends(function.body, frozenset(), facts.assigned, facts.names, in_loops, inside_loop=False)
         appended = {_appended_list(statement) for statement in in_loops}
         if not appended:
-            return facts  # most functions: no list appended to in a loop, nothing to rewrite
+            return facts
         in_body = [s for s in function.body if _is_append(s) and _appended_list(s) in appended]
         readers = _stacking_readers(function)
         stacked = _only_stacked(function, appended, in_loops + in_body, readers)

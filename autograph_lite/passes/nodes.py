@@ -45,6 +45,13 @@ def call(function: gast.expr, arguments: list[gast.expr], line: int, keywords: l
     return _at(gast.Call(func=function, args=arguments, keywords=keywords or []), line)
 
 
+def runtime_operator(function: gast.expr) -> str | None:
+    """The operator a call of ``function`` reaches when it is ``_ag.<operator>`` (generated code); else ``None``."""
+    if isinstance(function, gast.Attribute) and isinstance(function.value, gast.Name) and function.value.id == RUNTIME:
+        return function.attr
+    return None
+
+
 def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
     """``_ag.<operator>(*arguments, **keywords)``."""
     function = _at(gast.Attribute(value=name(RUNTIME, line), attr=operator, ctx=gast.Load()), line)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 import gast
 
 from ..analysis.blocks import SCOPES, TRY_STATEMENTS, blocks_of
-from ..generated_names import PREFIX, RUNTIME
+from ..generated_names import PREFIX
 from . import nodes
 from .facts import ScopeFacts
 
@@ -114,9 +114,7 @@ def _may_warn(call: gast.Call) -> bool:
 
 
 def _is_runtime_call(call: gast.Call, operator: str = "call") -> bool:
-    function = call.func
-    return (isinstance(function, gast.Attribute) and function.attr == operator
-            and isinstance(function.value, gast.Name) and function.value.id == RUNTIME)
+    return nodes.runtime_operator(call.func) == operator
 
 
 def _generated(expression: gast.expr) -> bool:

@@ -19,7 +19,8 @@ import dataclasses
 
 import gast
 
-from ..generated_names import PREFIX, RUNTIME
+from ..generated_names import PREFIX
+from . import nodes
 
 # Fewer tests stage at least as compactly as nested conds (one comparison and one cond each).
 MINIMUM_TESTS = 3
@@ -80,7 +81,7 @@ def _tested(test: gast.expr) -> tuple[str, tuple[int, ...]] | None:
     if isinstance(test, gast.Compare):
         single = _compared(test)
         return None if single is None else (single[0], (single[1],))
-    if not (isinstance(test, gast.Call) and _is_runtime_or(test.func) and test.args and not test.keywords):
+    if not (isinstance(test, gast.Call) and nodes.runtime_operator(test.func) == "or_" and test.args and not test.keywords):
         return None
     operands = [test.args[0]] + [_lazy_body(argument) for argument in test.args[1:]]
     found = [_compared(operand) if isinstance(operand, gast.Compare) else None for operand in operands]
@@ -105,11 +106,6 @@ def _int_constant(node: gast.expr) -> int | None:
     if isinstance(node, gast.Constant) and type(node.value) is int:
         return sign * node.value
     return None
-
-
-def _is_runtime_or(function: gast.expr) -> bool:
-    return (isinstance(function, gast.Attribute) and function.attr == "or_"
-            and isinstance(function.value, gast.Name) and function.value.id == RUNTIME)
 
 
 def _lazy_body(argument: gast.expr) -> gast.expr | None:
