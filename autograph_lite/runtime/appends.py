@@ -30,7 +30,7 @@ import jax
 from ..errors import ConversionError, Location
 from .freshness import created_inside
 from .session import TraceSession, current
-from .stacked_lists import Segment
+from .stacked_lists import Segment, unstack
 from .values import is_array_leaf, type_string
 
 
@@ -90,7 +90,7 @@ class Collector(Staged):
                 rows = entry.segment_rows or 1
                 _append(session, entry.target, _joined(values, length, rows), True, length * rows)
             else:
-                by_iteration.append((entry, _unstack(values, length)))
+                by_iteration.append((entry, unstack(values, length)))
         for iteration in range(length):
             for entry, rows_of_entry in by_iteration:
                 _append(session, entry.target, rows_of_entry[iteration], entry.stays_stacked, entry.segment_rows)
@@ -204,7 +204,3 @@ def _joined(values: Any, length: int, rows: int) -> Any:
     if rows == 1:
         return values
     return jax.tree_util.tree_map(lambda a: a.reshape((length * rows, *a.shape[2:])), values)
-
-
-def _unstack(values: Any, length: int) -> list[Any]:
-    return [jax.tree_util.tree_map(lambda a, i=i: a[i], values) for i in range(length)]

@@ -134,7 +134,7 @@ class _Traces:
     """What the traces of one staged ``if`` found: each branch's outputs, and the branches that raise."""
 
     splits: dict[str, Split] = dataclasses.field(default_factory=dict)
-    known: dict[str, tuple[Split, list[Any]]] = dataclasses.field(default_factory=dict)  # split, output avals
+    known: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # a branch's output avals
     raised: set[str] = dataclasses.field(default_factory=set)
     retried: bool = False
 
@@ -144,7 +144,7 @@ class _Traces:
         other = self.known.get(_other(key))
         if other is None:
             return []  # unless there is nothing to return, lax.cond fails; the next attempt knows the other
-        return [jnp.zeros(aval.shape, aval.dtype) for aval in other[1]]
+        return [jnp.zeros(aval.shape, aval.dtype) for aval in other]
 
     def with_raised_filled(self) -> dict[str, Split]:
         """The splits of both branches, a raising one's being the other's."""
@@ -218,7 +218,7 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         arrays = split.arrays
         if adjustment.casts is not None:
             arrays = [a if d is None else lax.convert_element_type(a, d) for a, d in zip(arrays, adjustment.casts)]
-        traces.known[branch.key] = (traces.splits[branch.key], [jax.typeof(a) for a in arrays])
+        traces.known[branch.key] = [jax.typeof(a) for a in arrays]
         return arrays
 
     return presenting(traced_branch, branch.fn)

@@ -39,7 +39,7 @@ from .locations import location_of
 from .raises import AssignedIfRan
 from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
 from .static_loop_policy import remembering_trial_decisions, static_sequence, why_python
-from .unbound_loops import unbound_at_entry, with_assigned_if_ran
+from .unbound_loops import with_assigned_if_ran
 from .values import Undefined, cell_contents_or, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
@@ -66,7 +66,7 @@ def while_stmt(
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", loop.site.location)
     test_aside = _without_cell_writes(test)
     predicate = lambda *values: to_predicate(test_aside(*values), "`while` loop", loop.site.location)
-    result = with_assigned_if_ran(lambda s: staged_while(predicate, s, loop), state, unbound_at_entry(state, loop.names))
+    result = with_assigned_if_ran(lambda s: staged_while(predicate, s, loop), state)
     report.record(loop.site, "lax.while_loop", reason, Carried(loop.names, result))
     return result
 
@@ -128,7 +128,7 @@ def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode:
     state = tuple(Undefined(value.name, placeholder=True) if index in unbound else value
                   for index, value in enumerate(state))
     # Others (with an exit, or assigned on some paths): whether an iteration assigned them is carried.
-    result = with_assigned_if_ran(lambda s: staged_range(traced_range, s, loop), state, unbound_at_entry(state, loop.names))
+    result = with_assigned_if_ran(lambda s: staged_range(traced_range, s, loop), state)
     primitive = "lax.while_loop" if loop.stop_test is not None else "lax.fori_loop (a while_loop)"
     report.record(loop.site, primitive, "the range has a traced bound; forward-mode differentiation only",
                   Carried(loop.names, result))

@@ -32,7 +32,12 @@ class Segment:
     rows: int
 
     def row_values(self) -> list[Any]:
-        return [jax.tree_util.tree_map(lambda a, i=i: a[i], self.stacked) for i in range(self.rows)]
+        return unstack(self.stacked, self.rows)
+
+
+def unstack(values: Any, length: int) -> list[Any]:
+    """The ``length`` rows of a pytree of arrays stacked along axis 0."""
+    return [jax.tree_util.tree_map(lambda a, i=i: a[i], values) for i in range(length)]
 
 
 # Calls that read their argument without keeping or changing it: they may be handed a list of rows

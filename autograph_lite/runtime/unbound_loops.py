@@ -17,7 +17,7 @@ to learn: the loop is staged as before, with its located error.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 import jax.numpy as jnp
@@ -36,16 +36,11 @@ class _TypesLearned(Exception):
         self.fills = fills
 
 
-def unbound_at_entry(state: tuple, names: tuple[str, ...], among: Collection[str] | None = None) -> set[int]:
-    """The indices of the carried names (of ``among``, if given) that nothing has assigned yet."""
-    return {index for index, (name, value) in enumerate(zip(names, state))
-            if isinstance(value, Undefined) and not value.placeholder and (among is None or name in among)}
-
-
-def with_assigned_if_ran(run: Callable[[tuple], Any], state: tuple, unbound: set[int]) -> Any:
-    """``run(state)`` (which stages the loop), the names at ``unbound`` entering it as bound only if an
-    iteration assigns them (see the module's docstring); placeholders filled as
+def with_assigned_if_ran(run: Callable[[tuple], Any], state: tuple) -> Any:
+    """``run(state)`` (which stages the loop), the names nothing has assigned yet entering it as bound
+    only if an iteration assigns them (see the module's docstring); placeholders filled as
     :func:`.carry.with_placeholders_filled` does."""
+    unbound = {index for index, value in enumerate(state) if isinstance(value, Undefined) and not value.placeholder}
     if not unbound:
         return with_placeholders_filled(run, state)
     filled = [Undefined(value.name, placeholder=True) if index in unbound else value for index, value in enumerate(state)]
