@@ -20,7 +20,7 @@ from typing import Any
 
 import jax
 
-from .. import callees
+from .. import callables, callees
 from ..errors import ConversionError
 from . import effects, function_arguments
 from .builtins import TRACED_BUILTINS
@@ -58,8 +58,8 @@ class Calls:
             return self._call_function(function.__func__, (function.__self__, *args), kwargs)
         if isinstance(function, functools.partial):
             return self.call(function.func, *function.args, *args, **{**function.keywords, **kwargs})
-        method = getattr(type(function), "__call__", None)  # noqa: B004 (the method itself, not callable())
-        if not isinstance(method, types.FunctionType) or callees.is_marked_do_not_convert(function):
+        method = callables.call_method(function)
+        if method is None or callees.is_marked_do_not_convert(function):
             return function(*args, **kwargs)
         if callees.is_library_function(method):  # a library's wrapper of the user's method (Flax linen)
             return self.convert_argument(function)(*args, **kwargs)
