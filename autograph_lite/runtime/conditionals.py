@@ -227,18 +227,23 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
 def _run_branch(branch: _Branch) -> list[Any]:
     """One trace of the branch's function, on fresh copies of its operands."""
     site = branch.site
-    with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", site.location)):
-        # Fresh containers: an in-place update (d[k] += v) in one branch's trace must not reach
-        # the other branch or the caller; noted as copies, so that such an update is allowed.
-        copies = jax.tree_util.tree_map(lambda leaf: leaf, branch.operands)
-        appends.carry_entered(copies, branch.operands)
-        try:
-            return list(branch.fn(*copies))
-        except UnassignedReadError as error:
-            raise StagingTypeError(
-                f"'{error.name}' is read in the {branch.key} branch of the {site.construct}, where it may be "
-                "unassigned. With a traced condition both branches are traced, so the read happens "
-                "even if Python would not take that branch.",
-                site.location,
-                f"Assign '{error.name}' before the {site.construct} on every path.",
-            ) from error
+    try:
+        return run_on_copies(branch.fn, branch.operands, site.location)
+    except UnassignedReadError as error:
+        raise StagingTypeError(
+            f"'{error.name}' is read in the {branch.key} branch of the {site.construct}, where it may be "
+            "unassigned. With a traced condition both branches are traced, so the read happens "
+            "even if Python would not take that branch.",
+            site.location,
+            f"Assign '{error.name}' before the {site.construct} on every path.",
+        ) from error
+
+
+def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None) -> list[Any]:
+    """One trace of a staged branch, on fresh containers: an in-place update (d[k] += v) in one
+    branch's trace must not reach the other branches or the caller; noted as copies, so that such an
+    update is allowed (appends are not: the branch runs a number of times known only at run time)."""
+    with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
+        copies = jax.tree_util.tree_map(lambda leaf: leaf, operands)
+        appends.carry_entered(copies, operands)
+        return list(branch(*copies))

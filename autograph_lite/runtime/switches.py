@@ -29,10 +29,10 @@ import numpy as np
 from jax import lax
 
 from ..errors import UnassignedReadError
-from . import appends, report
+from . import report
 from .carry import Carried
 from .carry_errors import Site
-from .conditionals import if_stmt, refuse_effect
+from .conditionals import if_stmt, refuse_effect, run_on_copies
 from .locations import location_of
 from .logic import or_
 from .raises import PathRaises
@@ -260,11 +260,7 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
 
 def _run_branch(branch: Branch, chain: _Chain) -> list[Any]:
     """One trace of the branch's function, on fresh copies of the operands (see ``conditionals``)."""
-    location = location_of(branch)
-    with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
-        copies = jax.tree_util.tree_map(lambda leaf: leaf, chain.operands)
-        appends.carry_entered(copies, chain.operands)
-        try:
-            return list(branch(*copies))
-        except UnassignedReadError as error:
-            raise _NotAsIs() from error
+    try:
+        return run_on_copies(branch, chain.operands, location_of(branch))
+    except UnassignedReadError as error:
+        raise _NotAsIs() from error
