@@ -44,13 +44,12 @@ from .values import Split
 class TracedBody:
     """One iteration as the trial traced it: ``(index, *item leaves, *carried arrays) -> carried arrays
     + appended leaves``; ``appended`` says, per append, to which list (its value left out), and
-    ``appended_trees`` / ``appended_leaves`` the structure of its value and its number of leaves."""
+    ``appended_tree`` the structure of the tuple of their values."""
 
     closed: jex_core.ClosedJaxpr
     split: Split
     appended: tuple[appends.Appended, ...]
-    appended_trees: tuple[PyTreeDef, ...]
-    appended_leaves: tuple[int, ...]
+    appended_tree: PyTreeDef
 
     def staged(self, length: int, xs: Any, uses_index: bool) -> tuple:
         """The loop staged as one ``lax.scan`` whose body is this jaxpr (a counter carried if items need it)."""
@@ -68,24 +67,16 @@ class TracedBody:
         if self.appended:
             collector = appends.Collector()
             collector.appended = list(self.appended)
-            collector.append_rows(self._values(list(stacked)), length)
+            collector.append_rows(jax.tree_util.tree_unflatten(self.appended_tree, list(stacked)), length)
         return self.split.rebuild(arrays)
-
-    def _values(self, leaves: list[Any]) -> tuple[Any, ...]:
-        values = []
-        for tree, count in zip(self.appended_trees, self.appended_leaves):
-            values.append(jax.tree_util.tree_unflatten(tree, leaves[:count]))
-            leaves = leaves[count:]
-        return tuple(values)
 
 
 def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
              collector: appends.Collector) -> TracedBody | None:
     """The trial's trace, when staging would trace the same program (see the module's conditions);
     ``collector`` holds what the trial's iteration appended."""
-    trees = tuple(jax.tree_util.tree_structure(entry.value) for entry in collector.appended)
-    counts = tuple(len(jax.tree_util.tree_leaves(entry.value)) for entry in collector.appended)
-    if closed.effects or len(closed.out_avals) != len(split.arrays) + sum(counts):
+    appended_leaves, appended_tree = jax.tree_util.tree_flatten(tuple(entry.value for entry in collector.appended))
+    if closed.effects or len(closed.out_avals) != len(split.arrays) + len(appended_leaves):
         return None
     if _recording():
         return None
@@ -100,7 +91,7 @@ def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
         if (entry.shape, entry.dtype, entry.weak_type) != (after.shape, after.dtype, after.weak_type):
             return None
     appended = tuple(dataclasses.replace(entry, value=None) for entry in collector.appended)  # no tracer kept
-    return TracedBody(closed, split, appended, trees, counts)
+    return TracedBody(closed, split, appended, appended_tree)
 
 
 def _recording() -> bool:
