@@ -101,6 +101,7 @@ FEATURES: dict[str, str] = {
     "enumerate": "for over enumerate(array)",
     "zip": "for over zip(array, array)",
     "while": "counter-bounded while loops",
+    "flag_while": "`d = False; while not d:` loops whose test turns traced in the first iteration",
     "early_return": "return at the end of an if branch (outside loops)",
     "augassign": "augmented assignments +=, -=, *=",
     "weak_init": "a float variable initialised with an int literal (acc = 0)",
@@ -234,6 +235,8 @@ class _Builder(StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, 
                 kinds += [k for k in ("array_loop", "enumerate", "zip") if self.has(k)]
             if self.has("while"):
                 kinds += ["while", "while"]
+            if self.has("flag_while"):
+                kinds.append("flag_while")
         control = [k for k in kinds if not k.startswith("assign") and k != "augassign"]
         if control_only and control:
             kinds = control

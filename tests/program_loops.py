@@ -109,6 +109,22 @@ class Loops:
         header = f"for {p}, {q} in zip({self.use(scope, first)}, {self.use(scope, second)}):"
         return self.loop([header], targets, scope, ctx, "for")
 
+    def stmt_flag_while(self, scope: Scope, ctx: Ctx) -> Block:
+        """``d = False; while not d:`` whose first iteration sets ``d`` from a (mostly traced) condition:
+        a test concrete on entry and traced after one iteration, with the body's Python numbers
+        carried from the first iteration on (a gym-style ``while not done:`` episode)."""
+        counter, flag = self.fresh("w"), self.fresh("d")
+        limit = str(self.draw(st.integers(1, 4)))
+        counter_var, flag_var = Var(counter, "i", MAX_TRIPS, "target"), Var(flag, "b", 1, "target")
+        before = scope.copy()
+        before.define(counter_var)
+        before.define(flag_var)
+        condition = self.condition_expr(self.loop_scope(before), self.draw(st.integers(0, 2)), pure=True)
+        # both set first, so that a `continue` cannot skip them; the counter bounds the trip count
+        first = [f"{counter} = {counter} + 1", f"{flag} = {condition.text} or {counter} >= {limit}"]
+        return self.loop([f"{counter} = 0", f"{flag} = False", f"while not {flag}:"], [], before, ctx, "while",
+                         first_lines=first)
+
     def stmt_while(self, scope: Scope, ctx: Ctx) -> Block:
         counter = self.fresh("w")
         limits = [str(self.draw(st.integers(2, 5)))]

@@ -2,7 +2,8 @@
 
 The contract (runtime/loops.py): the test is evaluated on the current state before each iteration;
 while it is concrete the loop runs as Python, and from the first traced test on, the rest of the loop
-is one ``lax.while_loop``. Checked against the plain-Python loop with concrete inputs, under
+is one ``lax.while_loop`` (a loop whose test is traced after its first iteration is staged from the
+start: tests/test_while_staged_from_start.py). Checked against the plain-Python loop with concrete inputs, under
 ``jax.jit``, under ``jax.vmap`` (a batched test: every element stops on its own) and under
 ``jax.jvp``; reverse mode through a ``while_loop`` is JAX's documented ``ValueError``.
 """
@@ -104,10 +105,10 @@ def power_until(x: float) -> float:
     return v
 
 
-def test_while_runs_as_python_until_its_test_becomes_traced() -> None:
+def test_while_whose_test_turns_traced_in_its_first_iteration_is_staged_from_the_start() -> None:
     jaxpr = jax.make_jaxpr(power_until_op)(3.0)
     top_level = [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns]
-    assert top_level.index("mul") < top_level.index("while"), "the first iteration runs before the loop"
+    assert top_level == ["while"], "no iteration is traced outside the loop"
     for x in (1.5, 3.0, 11.0):
         assert_same(jax.jit(power_until_op)(x), power_until(x), what=f"x={x}")
 
