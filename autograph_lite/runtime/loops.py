@@ -21,8 +21,6 @@ inside an :mod:`.appends` context, so that appends are collected and effects ref
 
 from __future__ import annotations
 
-import contextlib
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -30,17 +28,18 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import ConversionError
-from . import appends, effects, items, report
+from . import appends, effects, first_iteration, items, report
 from .carry import Carried
 from .carry_errors import Site
 from .conditionals import refuse_effect
+from .first_iteration import closes_over_tracers, without_cell_writes
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
 from .raises import AssignedIfRan
 from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
 from .static_loop_policy import remembering_trial_decisions, static_sequence, why_python
 from .unbound_loops import with_assigned_if_ran
-from .values import Split, Undefined, cell_contents_or, is_traced, to_predicate
+from .values import Undefined, is_traced, to_predicate
 
 STATIC_LOOP_MODES = ("auto", "stage", "unroll")
 
@@ -60,16 +59,18 @@ def while_stmt(
         if not condition:
             report.record(loop.site, "Python loop", f"the test stayed concrete ({python_iterations} iterations)")
             return state
-        if not python_iterations and _traced_after_first_iteration(test, body, state, loop):
+        aside = None if python_iterations else first_iteration.traced_aside(test, body, state, loop.names, loop.site,
+                                                                             effect)
+        if aside is not None and aside.stage_from_start:
             reason = ("the test is concrete on entry and traced after one iteration (a trial trace); "
                       "staged from the start")
             break
-        state = tuple(body(*state))
+        state = aside.replay() if aside is not None else tuple(body(*state))
         python_iterations += 1
     if python_iterations:
         reason = f"the test became traced after {python_iterations} Python iterations; the rest is staged"
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", loop.site.location)
-    test_aside = _without_cell_writes(test)
+    test_aside = without_cell_writes(test)
     predicate = lambda *values: to_predicate(test_aside(*values), "`while` loop", loop.site.location)
     result = with_assigned_if_ran(lambda s: staged_while(predicate, s, loop), state)
     report.record(loop.site, "lax.while_loop", reason, Carried(loop.names, result))
@@ -97,7 +98,7 @@ def for_stmt(
     mode, early_exit = static_loops, False
     if isinstance(iterable, LoopChoice):
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
-    stop_test = None if stop_test is None else _without_cell_writes(stop_test)
+    stop_test = None if stop_test is None else without_cell_writes(stop_test)
     loop = Loop(body, tuple(names), Site("`for` loop", location_of(body)), stop_test, effect, tuple(assigned_first))
     with remembering_trial_decisions(), items.iterating(_iterated_arrays(iterable)):
         if isinstance(iterable, TracedRange):
@@ -199,7 +200,7 @@ def _peek(test: Callable, state: tuple) -> Any:
     throwaway trace), and the test is evaluated once more, as Python evaluates it; if its value then
     turns out traced, staging the loop refuses the effect.
     """
-    if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(state)) and not _closes_over_tracers(test):
+    if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(state)) and not closes_over_tracers(test):
         return _concrete_or_traced(test(*state))
     seen: list[Any] = []
 
@@ -215,102 +216,5 @@ def _peek(test: Callable, state: tuple) -> Any:
     return seen[0]
 
 
-def _traced_after_first_iteration(test: Callable, body: Callable, state: tuple, loop: Loop) -> bool:
-    """Whether the loop, whose test is concrete and true on entry, would be staged after one iteration.
-
-    ``done = False`` then ``while not done:`` runs its first iteration as Python only to find the
-    test traced: the whole body would be traced twice (that iteration, then the staged body) and
-    compiled twice. So the first iteration is traced once aside, as a trial (an effect makes the
-    loop run as before); when its test comes out traced, with every carried value of the same
-    structure and shape as on entry (a Python number may become an array of its kind, as any staged
-    loop's carry does), the loop is staged from the start. The entry values are then carried as
-    weakly typed arrays from the first iteration on instead of the second; nothing Python-visible
-    happened in the iteration the trial traced, and the result is what the staged loop computes.
-    """
-    if loop.effect is not None or not _may_turn_traced(test, body, state):
-        return False
-    entry = Split.of(state, loop.names)
-    verdict: list[bool] = []
-
-    def first_iteration() -> tuple[()]:
-        with appends.inside(appends.Forbidden(loop.site.construct, loop.site.location, trial=True)):
-            copies = jax.tree_util.tree_map(lambda leaf: leaf, state)
-            appends.carry_entered(copies, state)
-            after = tuple(_without_cell_writes(body)(*copies))
-            traced = _concrete_or_traced(_without_cell_writes(test)(*after)) is _TRACED
-            verdict.append(traced and _carried_alike(entry, Split.of(after, loop.names)))
-        return ()
-
-    try:
-        with report.paused():
-            jax.make_jaxpr(first_iteration)()
-    except Exception:  # an effect, or an error the iteration run as Python will raise where it belongs
-        return False
-    return verdict == [True]
-
-
-def _may_turn_traced(test: Callable, body: Callable, state: tuple) -> bool:
-    """Whether the body or test sees a traced value (else a first iteration cannot make the test traced)."""
-    return any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(state)) or any(
-        _closes_over_tracers(function) for function in (test, body))
-
-
-def _carried_alike(entry: Split, after: Split) -> bool:
-    """Whether a staged loop could carry ``entry`` where the first iteration leaves ``after``: the same
-    structure and Python values (a name still unassigned on entry excepted: the staged loop learns its
-    type), the same shapes, and the same dtypes but where an entry value is weakly typed."""
-    entry_keys, after_keys = entry.per_name_keys(), after.per_name_keys()
-    values = entry.rebuild(entry.arrays)
-    for index, value in enumerate(values):
-        if entry_keys[index] != after_keys[index] and not isinstance(value, Undefined):
-            return False
-    unassigned = {index for index, value in enumerate(values) if isinstance(value, Undefined)}
-    for index, (before_slots, after_slots) in enumerate(zip(entry.slots, after.slots)):
-        if index in unassigned:
-            continue
-        for before_slot, after_slot in zip(before_slots, after_slots):
-            if not isinstance(before_slot, int) or not isinstance(after_slot, int):
-                continue  # a Python leaf, equal on both sides (the keys compared it)
-            before, later = jax.typeof(entry.arrays[before_slot]), jax.typeof(after.arrays[after_slot])
-            if before.shape != later.shape or (before.dtype != later.dtype and not before.weak_type):
-                return False
-    return True
-
-
 def _concrete_or_traced(value: Any) -> Any:
     return _TRACED if is_traced(value) else value
-
-
-def _closes_over_tracers(function: Callable) -> bool:
-    return any(is_traced(cell_contents_or(cell, None)) for cell in getattr(function, "__closure__", None) or ())
-
-
-_EMPTY = object()
-
-
-def _without_cell_writes(test: Callable[..., Any]) -> Callable[..., Any]:
-    """``test`` evaluated without changing the variables it shares with the loop body.
-
-    A generated test function first sets the cells of the carried names that closures read from its
-    arguments (``nonlocal s; s = _ag_cell_s``). The test of a staged loop is evaluated again in the
-    middle of a body's trace (the predicate of a run-time check staged there:
-    :func:`.run_time_checks.path_predicate`); its writes would reset a closure's variable to the
-    iteration's entry value while the body has moved it on, and a later read would see a stale value.
-    """
-    cells = getattr(test, "__closure__", None) or ()
-    if not cells:
-        return test
-
-    def evaluated(*values: Any) -> Any:
-        saved = [cell_contents_or(cell, _EMPTY) for cell in cells]
-        try:
-            return test(*values)
-        finally:
-            for cell, contents in zip(cells, saved):
-                if contents is _EMPTY:
-                    with contextlib.suppress(ValueError):
-                        del cell.cell_contents
-                else:
-                    cell.cell_contents = contents
-
-    return functools.wraps(test)(evaluated)

@@ -73,6 +73,34 @@ def paused() -> Iterator[None]:
         session.recorder = recorder
 
 
+class _Aside(Recorder):
+    """The recorder of a trace that may be thrown away: its decisions wait for :func:`replay`."""
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[list[Decision]]:
+    """``with collecting() as decisions:`` keeps the decisions made inside aside, neither recorded nor
+    logged, so that :func:`replay` reports them if the trace is kept (a ``while`` loop's first
+    iteration traced aside, then replayed) and nothing is reported if it is thrown away."""
+    session = current()
+    outer = session.recorder
+    if outer is _TRIAL or (outer is None and not LOGGER.isEnabledFor(logging.INFO)):
+        yield []
+        return
+    aside = _Aside()
+    session.recorder = aside
+    try:
+        yield aside.decisions
+    finally:
+        session.recorder = outer
+
+
+def replay(decisions: Sequence[Decision]) -> None:
+    """Report decisions that :func:`collecting` kept aside, as :func:`record` would have."""
+    for decision in decisions:
+        _deliver(decision)
+
+
 def record(site: Site, outcome: str, reason: str = "", carried: Carried | None = None, notes: Sequence[str] = ()) -> None:
     """Note what the statement at ``site`` became (``outcome``), why, what it carries, and any adjustment:
     for ``explain``'s recorder, and as a log record when the verbosity asks for one (:mod:`..logs`)."""
@@ -81,7 +109,17 @@ def record(site: Site, outcome: str, reason: str = "", carried: Carried | None =
         return
     pairs = zip(carried.names, carried.values) if carried is not None else ()
     listed = tuple((readable(name), describe(value, article=False)) for name, value in pairs if not name.startswith("<"))
-    decision = Decision(site.construct, site.location, outcome, reason, listed, tuple(notes))
+    _deliver(Decision(site.construct, site.location, outcome, reason, listed, tuple(notes)))
+
+
+def _deliver(decision: Decision) -> None:
+    """To the recorder in use (kept aside in a trace that may be thrown away), and to the log."""
+    recorder = current().recorder
+    if isinstance(recorder, _Aside):
+        recorder.decisions.append(decision)
+        return
+    if recorder is _TRIAL or (recorder is None and not LOGGER.isEnabledFor(logging.INFO)):
+        return
     if recorder is not None:
         recorder.decisions.append(decision)
     LOGGER.info("%s", "\n".join(decision.lines()))
