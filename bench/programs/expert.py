@@ -190,7 +190,11 @@ def mlp_loss(params, xs, ys):
 
 def clip_by_global_norm(grads, max_norm):
     norm = jnp.sqrt(sum(jnp.sum(g * g) for g in grads))
-    return [g * jnp.minimum(1.0, max_norm / norm) for g in grads]
+    # A select, not jnp.minimum(1.0, max_norm / norm): a NaN norm (an inf in the data) leaves the
+    # gradients as they are, as the Python version's `if norm > max_norm` does; minimum would
+    # propagate the NaN into every gradient.
+    scale = jnp.where(norm > max_norm, max_norm / norm, 1.0)
+    return [g * scale for g in grads]
 
 
 def train_mlp(params, xs, ys, max_steps):
