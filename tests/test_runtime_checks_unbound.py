@@ -109,3 +109,19 @@ def test_explain_names_the_value_not_the_plumbing():
     text = str(autograph_lite.explain(last_then_traced_if, 2.0, 3))
     assert "carries last: weakly typed f32[] (bound only if its loop ran)" in text
     assert "AssignedIfRan" not in text
+
+
+def inner_loop_in_staged_branch(b, c):
+    """The name is first assigned by a loop over a traced range, inside a staged `if` inside another
+    such loop (found by the fuzzer: a false StagingTypeError, the name's type learned wrapped twice)."""
+    s0 = 0
+    for i1 in range(0, b, 2):
+        if c[i1 % 4] == 2:
+            for i2 in range(1, b - i1):
+                s0 = s0 + 1
+    return s0 + i2
+
+
+@pytest.mark.parametrize("b, c", [(5, [2, 1, 2, 3]), (5, [0, 1, 0, 3]), (0, [2, 1, 2, 3]), (2, [2, 1, 2, 3])])
+def test_a_name_first_assigned_by_a_loop_nested_in_a_staged_branch_of_a_loop(b, c):
+    assert_like_eager(inner_loop_in_staged_branch, jnp.int32(b), jnp.array(c, jnp.int32))

@@ -63,6 +63,8 @@ def with_assigned_if_ran(run: Callable[[tuple], Any], state: tuple) -> Any:
             return tuple(state[index] if index in waiting else value for index, value in enumerate(result))
         except _TypesLearned as learned:
             for index, value in learned.fills:
+                if isinstance(value, AssignedIfRan):  # an inner loop's: one flag says whether any assigned it
+                    value = value.value
                 filled[index] = AssignedIfRan(state[index].name, zeros_like_value(value), jnp.zeros((), jnp.bool_))
                 waiting.discard(index)
         except UnassignedReadError:
