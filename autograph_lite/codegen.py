@@ -14,8 +14,9 @@ import __future__
 import ast
 import dataclasses
 import functools
+import keyword
 import types
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import gast
 
@@ -56,57 +57,70 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
         class_context.visit(function)
     freevars = original.__code__.co_freevars
     factory_args = [RUNTIME, _ENTRY] + [name for name in freevars if name not in (RUNTIME, _ENTRY)]
-    if isinstance(function, ast.FunctionDef):
-        # Under its own name, the def would be a local of the factory, and a function that calls
-        # itself by name would find that local instead of its global: compile it under a neutral name.
-        function.name = _CONVERTED
-        guard = _reporting_jax_errors(function.body)
-        function.body = [guard]
-        returned = ast.Return(ast.Name(_CONVERTED, ast.Load()))
-        body: list[ast.stmt] = [function, returned]
-        # `return _ag_converted` and the guard's handler are scaffolding whole; the guard's body is the user's.
-        scaffolding = [*ast.walk(returned), guard, *ast.walk(guard.handlers[0])]
-    else:
-        returned = ast.Return(cast(ast.Lambda, function))  # the rewriter gives a def or a lambda
-        body = [returned]
-        scaffolding = [returned]  # in `return <the user's lambda>` the lambda has its lines
+    # The scaffolding's nodes are placed at the function's first line as they are made; the
+    # rewritten function's nodes all have their own lines.
+    line = getattr(rewritten, "lineno", 1)
+    body, inner_name = _factory_body(cast(ast.FunctionDef | ast.Lambda, function), original.__code__, line)
     # Python 3.12 added type parameters to a def; 3.11 has no such field.
     type_params: dict[str, Any] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+    factory_parameters = [_placed(ast.arg(a), line) for a in factory_args]
     factory = ast.FunctionDef(
         name=_FACTORY,
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in factory_args], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        args=ast.arguments(posonlyargs=[], args=factory_parameters, kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=body,
         decorator_list=[],
         **type_params,
     )
-    module = ast.Module(body=[factory], type_ignores=[])
-    first_line = getattr(rewritten, "lineno", 1)
-    for node in [factory, *scaffolding, *ast.walk(factory.args)]:
-        _place(node, first_line)
+    module = ast.Module(body=[_placed(factory, line)], type_ignores=[])
     flags = original.__code__.co_flags & _FUTURE_FLAGS
     module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
     factory_code = _only_code(module_code, _FACTORY)
-    inner = _only_code(factory_code, _CONVERTED if isinstance(function, ast.FunctionDef) else "<lambda>")
-    inner = _renamed(inner, original.__code__.co_name, original.__code__.co_qualname, inner.co_qualname)
+    inner = _only_code(factory_code, inner_name)
+    if (inner.co_name, inner.co_qualname) != (original.__code__.co_name, original.__code__.co_qualname):
+        inner = _renamed(inner, original.__code__.co_name, original.__code__.co_qualname, inner.co_qualname)
     if isinstance(function, ast.FunctionDef):
         jax_errors.register(inner, all_code_objects(inner))
     return CompiledCode(inner)
 
 
-def _reporting_jax_errors(body: list[ast.stmt]) -> ast.Try:
+def _factory_body(function: ast.FunctionDef | ast.Lambda, code: types.CodeType, line: int) -> tuple[list[ast.stmt], str]:
+    """The factory's body, and the name of the code object in it that is the converted function.
+
+    In ``return <the user's lambda>`` the lambda has its lines. A def under its own name would be a
+    local of the factory, and a function that calls itself by name would find that local instead of
+    its global. A module-level function's name is therefore declared global in the factory (which is
+    never run): its code then comes out named and qualified as the user's, its helpers as
+    ``f.<locals>._ag_if_true_L9``, with no renaming. Any other def is compiled under a neutral name
+    and renamed after (``_renamed``).
+    """
+    if isinstance(function, ast.Lambda):
+        return [_placed(ast.Return(function), line)], "<lambda>"
+    function.body = [_reporting_jax_errors(function.body, line)]
+    name = code.co_name
+    module_level = code.co_qualname == name and not code.co_freevars and not name.startswith(RUNTIME)
+    if module_level and name.isidentifier() and not keyword.iskeyword(name):
+        function.name = name
+        return [_placed(ast.Global([name]), line), function], name
+    function.name = _CONVERTED
+    return [function, _placed(ast.Return(_placed(ast.Name(_CONVERTED, ast.Load()), line)), line)], _CONVERTED
+
+
+def _reporting_jax_errors(body: list[ast.stmt], line: int) -> ast.Try:
     """``try: <body>`` with a handler that raises JAX's error about a traced value located
     (:mod:`.runtime.jax_errors`), and re-raises anything else as it is (a bare ``raise``, so that
-    its traceback is untouched). A ``try`` costs nothing until something is raised."""
-    entry = ast.Name(_ENTRY, ast.Load())
-    caught = ast.Name(_CAUGHT, ast.Load())
-    translates = ast.Call(ast.Attribute(entry, "translates", ast.Load()), [caught], [])
-    located = ast.Call(ast.Attribute(entry, "located", ast.Load()), [caught], [])
+    its traceback is untouched). A ``try`` costs nothing until something is raised. Every node but
+    the body's is placed at ``line``."""
+    entry = _placed(ast.Name(_ENTRY, ast.Load()), line)
+    caught = _placed(ast.Name(_CAUGHT, ast.Load()), line)
+    translates = _placed(ast.Call(_placed(ast.Attribute(entry, "translates", ast.Load()), line), [caught], []), line)
+    located = _placed(ast.Call(_placed(ast.Attribute(entry, "located", ast.Load()), line), [caught], []), line)
     handler = ast.ExceptHandler(
-        type=ast.Attribute(entry, "caught", ast.Load()),
+        type=_placed(ast.Attribute(entry, "caught", ast.Load()), line),
         name=_CAUGHT,
-        body=[ast.If(translates, [ast.Raise(located, caught)], []), ast.Raise(None, None)],
+        body=[_placed(ast.If(translates, [_placed(ast.Raise(located, caught), line)], []), line),
+              _placed(ast.Raise(None, None), line)],
     )
-    return ast.Try(body=body, handlers=[handler], orelse=[], finalbody=[])
+    return _placed(ast.Try(body=body, handlers=[_placed(handler, line)], orelse=[], finalbody=[]), line)
 
 
 def _renamed(code: types.CodeType, name: str, qualname: str, scaffold_qualname: str) -> types.CodeType:
@@ -114,22 +128,23 @@ def _renamed(code: types.CodeType, name: str, qualname: str, scaffold_qualname: 
     the rewriter made, the user's own) qualified by it, as JAX's messages and tracebacks show them:
     ``f.<locals>._ag_if_true_L9``, not ``_ag_factory.<locals>._ag_converted.<locals>._ag_if_true_L9``."""
     constants = tuple(
-        _renamed(c, c.co_name, qualname + c.co_qualname[len(scaffold_qualname):], scaffold_qualname)
+        _renamed(c, c.co_name, qualname + c.co_qualname[len(scaffold_qualname):], c.co_qualname)
         if isinstance(c, types.CodeType) and c.co_qualname.startswith(scaffold_qualname + ".") else c
         for c in code.co_consts
     )
     return code.replace(co_name=name, co_qualname=qualname, co_consts=constants)
 
 
-def _place(node: ast.AST, line: int) -> None:
-    """Position a node of the factory scaffolding; the rewritten function's nodes all have theirs.
+_Positioned = TypeVar("_Positioned", bound=ast.stmt | ast.expr | ast.arg | ast.excepthandler)
 
-    The scaffolding's nodes with a position are statements, expressions, arguments and handlers; the others
-    (the argument list, a ``Load`` context) have none.
-    """
-    if isinstance(node, (ast.stmt, ast.expr, ast.arg, ast.excepthandler)):
-        node.lineno = node.end_lineno = line
-        node.col_offset = node.end_col_offset = 0
+
+def _placed(node: _Positioned, line: int) -> _Positioned:
+    """A node of the factory scaffolding, positioned at ``line``. The nodes with a position are
+    statements, expressions, arguments and handlers; the others (the argument list, a ``Load``
+    context) have none."""
+    node.lineno = node.end_lineno = line
+    node.col_offset = node.end_col_offset = 0
+    return node
 
 
 def bind(compiled: CompiledCode, original: types.FunctionType, operators: object) -> types.FunctionType:

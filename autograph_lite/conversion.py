@@ -279,7 +279,7 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
         module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
         return callees.is_library_module(module)
 
-    return leave_as_is
+    return functools.cache(leave_as_is)  # asked once per call site: `jnp.abs` may be called many times
 
 
 def _needs_runtime(value: Any) -> bool:

@@ -21,6 +21,8 @@ from .errors import Location, SourceUnavailableError, UnsupportedSyntaxError
 # never dedented by hand: dedenting can change the value of a multi-line string literal.
 _INDENT_HEADER = "if True:\n"
 # A string prefix holding f (f"", rf'', Fr""): where no line has one, the function has no f-string.
+# The names of the code objects of comprehensions and generator expressions.
+_COMPREHENSION_CODE_NAMES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 _FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]")
 
 
@@ -34,7 +36,8 @@ class ParsedFunction:
     is_generator: bool = False
     # Whether the source text has `:=` anywhere (in a string, maybe): without it, no walrus.
     may_have_walrus: bool = True
-    # Whether the compiled function holds code of its own: without it, no nested def or lambda.
+    # Whether the compiled function holds the code of a def or lambda (maybe inside a comprehension's):
+    # without it, no nested def or lambda.
     may_nest: bool = True
     # Whether the source text has a string prefix with f (in a comment, maybe): without it, no f-string.
     may_format: bool = True
@@ -71,13 +74,6 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
                 "The file may have changed since it was imported; reload it.",
             ) from error
 
-    parsed = ParsedFunction(
-        module, filename,
-        is_generator=bool(code.co_flags & inspect.CO_GENERATOR),
-        may_have_walrus=any(":=" in line for line in block),
-        may_nest=any(isinstance(constant, types.CodeType) for constant in code.co_consts),
-        may_format=any(_FORMATTED_STRING.search(line) for line in block),
-    )
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)
     if node is None:
         raise SourceUnavailableError(
@@ -85,6 +81,14 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
             Location(filename, code.co_firstlineno),
             "Put the lambda on its own line, or define the function with def.",
         )
+    text = "".join(block)  # no `:=` or string prefix spans lines: the whole text is searched at once
+    parsed = ParsedFunction(
+        node, filename,
+        is_generator=bool(code.co_flags & inspect.CO_GENERATOR),
+        may_have_walrus=":=" in text,
+        may_nest=_holds_functions(code),
+        may_format=_FORMATTED_STRING.search(text) is not None,
+    )
     if isinstance(node, gast.AsyncFunctionDef):
         raise UnsupportedSyntaxError(
             f"'async def {node.name}' cannot be converted",
@@ -93,7 +97,18 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
         )
     if isinstance(node, gast.FunctionDef):
         node.decorator_list = []
-    return dataclasses.replace(parsed, node=node)
+    return parsed
+
+
+def _holds_functions(code: types.CodeType) -> bool:
+    """Whether ``code`` holds the code of a def, lambda or class, directly or inside a comprehension's
+    (which Python may compile as a function of its own). A comprehension alone is no nested scope to
+    rewrite or closure to keep cells for: the walks looking for those are spared."""
+    return any(
+        isinstance(constant, types.CodeType)
+        and (constant.co_name not in _COMPREHENSION_CODE_NAMES or _holds_functions(constant))
+        for constant in code.co_consts
+    )
 
 
 def _file_lines(fn: types.FunctionType) -> list[str]:

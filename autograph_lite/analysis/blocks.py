@@ -14,6 +14,10 @@ import gast
 SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 # ``try`` and ``try`` with ``except*``: the same blocks and the same control flow for the analyses.
 TRY_STATEMENTS = (gast.Try, gast.TryStar)
+# Where statement lists live, in source order; a clause field holds ``except`` clauses or ``match``
+# cases, each with a body of its own.
+_BLOCK_FIELD_ORDER = ("body", "handlers", "cases", "orelse", "finalbody")
+_CLAUSE_FIELDS = frozenset({"handlers", "cases"})
 
 
 def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
@@ -23,7 +27,8 @@ def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
         node = pending.pop()
         yield node
         if not isinstance(node, SCOPES):
-            pending.extend(child_statements(node))
+            for block in blocks_of(node):
+                pending.extend(block)
 
 
 def child_statements(node: gast.AST) -> Iterator[gast.AST]:
@@ -36,10 +41,32 @@ def blocks_of(node: gast.AST) -> list[list[gast.stmt]]:
     """The statement lists directly inside ``node``, in source order: the body, then the bodies of
     ``except`` clauses or ``match`` cases, then ``else`` and ``finally``. A transformer may replace
     their contents in place."""
-    blocks = [getattr(node, "body", None)]
-    blocks += [clause.body for clause in getattr(node, "handlers", []) + getattr(node, "cases", [])]
-    blocks += [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
-    return [block for block in blocks if isinstance(block, list)]
+    fields = _BLOCK_FIELDS.get(type(node))
+    if fields is None:
+        fields = _block_fields(type(node))
+    blocks = []
+    for field in fields:
+        value = getattr(node, field, None)
+        if field in _CLAUSE_FIELDS:
+            blocks += [clause.body for clause in value or () if isinstance(clause.body, list)]
+        elif isinstance(value, list):
+            blocks.append(value)
+    return blocks
+
+
+def _block_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold blocks, in source order (none for most statements
+    and every expression)."""
+    fields = getattr(kind, "_fields", None)
+    if fields is None:  # not a node class: look for every block field on the object itself
+        return _BLOCK_FIELD_ORDER
+    return tuple(field for field in _BLOCK_FIELD_ORDER if field in fields)
+
+
+# The block fields of every gast node class, looked up once here rather than tried on every node.
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: _block_fields(kind) for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
+}
 
 
 def contains(statements: Iterable[gast.AST], kind: type | tuple[type, ...]) -> bool:

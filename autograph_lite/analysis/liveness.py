@@ -29,6 +29,9 @@ class Liveness:
         self.live_after_statement: dict[gast.AST, frozenset[str]] = {}
         # Names read in a body (or branch) before the body is sure to have written them.
         self.live_into_body: dict[gast.AST, frozenset[str]] = {}
+        # What each simple statement writes and reads: a loop body is analysed again at every step of
+        # its fixpoint, and a nested loop's at every step of each enclosing loop's.
+        self._transfers: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
 
     def analyze_function(self, node: gast.FunctionDef) -> None:
         self.block(node.body, frozenset())
@@ -62,7 +65,11 @@ class Liveness:
             return body | handlers
         if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
             return (live_out - {node.name}) | self.names.reads(node)
-        return (live_out - self.names.writes(node)) | self.names.reads(node)
+        transfer = self._transfers.get(node)
+        if transfer is None:
+            transfer = self._transfers[node] = (frozenset(self.names.writes(node)), frozenset(self.names.reads(node)))
+        written, read = transfer
+        return (live_out - written) | read
 
     def _handler(self, handler: gast.ExceptHandler, live_out: frozenset[str]) -> frozenset[str]:
         """What an ``except`` clause needs: its exception type, and what its body reads but the ``as``

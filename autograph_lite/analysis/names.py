@@ -13,12 +13,33 @@ import gast
 from .blocks import SCOPES, statements_within
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# The node classes below are sets, looked up by a node's exact class: gast's classes have no subclasses.
 # Expressions that can hold a name being bound when there is no walrus: assignment targets.
-_TARGET_CONTAINERS = (gast.Tuple, gast.List, gast.Starred)
+_TARGET_CONTAINERS = frozenset({gast.Tuple, gast.List, gast.Starred})
+_SCOPES_AND_COMPREHENSIONS = frozenset(SCOPES + _COMPREHENSIONS)
+# What binds (or declares) names by itself, not through Name nodes (``_declared_writes``).
+_DECLARING = frozenset({
+    gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, *_COMPREHENSIONS,
+    gast.Import, gast.ImportFrom, gast.Global, gast.Nonlocal,
+})
+_CAPTURING_PATTERNS = frozenset({gast.MatchAs, gast.MatchStar, gast.MatchMapping})
+_READ_CONTEXTS = frozenset({gast.Load, gast.Del})
+_WRITE_CONTEXTS = frozenset({gast.Store, gast.Del})
+_GAST_CLASSES: list[type[gast.AST]] = [
+    kind for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
+]
+# Nodes that neither read nor bind a name, and hold no node that does.
+_NAMELESS = frozenset(
+    kind for kind in _GAST_CLASSES
+    if issubclass(kind, (gast.expr_context, gast.operator, gast.unaryop, gast.cmpop, gast.boolop, gast.Constant))
+)
+# Fields that hold only strings, numbers, contexts or operators (not "name": an except clause's is a Name).
+_PLAIN_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "conversion", "is_async",
+                           "level", "module"})
+_NAMED_FIELDS = {kind: tuple(f for f in kind._fields if f not in _PLAIN_FIELDS) for kind in _GAST_CLASSES}
 
-# What a statement was found to read or write, by the statement's id; the statement is kept in its
-# entry so that its id is not reused while the memo lives.
-_Table = dict[int, tuple[gast.AST, set[str]]]
+# What a statement was found to read or write, by the statement (nodes hash by identity).
+_Table = dict[gast.AST, set[str]]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -89,37 +110,25 @@ class NameScanner:
         declared = {name for node in gast.walk(scope) if isinstance(node, gast.Nonlocal) for name in node.names}
         return self._free_reads(scope) | declared
 
-    def _remembered(self, node: gast.stmt, table_index: int) -> set[str] | None:
-        """What ``node`` reads (table 0) or writes (table 1), from the memo when there is one."""
-        if self.memo is None:
-            return None
-        table = self.memo[table_index]
-        entry = table.get(id(node))
-        if entry is None:
-            found: set[str] = set()
-            if table_index == 0:
-                self._collect_reads(node, found, remember=False)
-            else:
-                self._collect_writes(node, found, remember=False)
-            entry = table[id(node)] = (node, found)
-        return entry[1]
-
     def _collect_reads(self, node: gast.AST, found: set[str], remember: bool = True) -> None:
-        if remember and isinstance(node, gast.stmt):
-            known = self._remembered(node, 0)
-            if known is not None:
-                found |= known
-                return
-        if isinstance(node, gast.Name):
-            if isinstance(node.ctx, (gast.Load, gast.Del)):
+        kind = type(node)  # node classes are compared exactly: gast's are never subclassed
+        if kind is gast.Name:
+            if type(node.ctx) in _READ_CONTEXTS:
                 found.add(node.id)
             return
-        if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+        if remember and self.memo is not None and isinstance(node, gast.stmt):
+            known = self.memo[0].get(node)
+            if known is None:
+                known = self.memo[0][node] = set()
+                self._collect_reads(node, known, remember=False)
+            found |= known
+            return
+        if kind is gast.AugAssign and type(node.target) is gast.Name:
             found.add(node.target.id)
-        if isinstance(node, SCOPES + _COMPREHENSIONS):
+        if kind in _SCOPES_AND_COMPREHENSIONS:
             found |= self._free_reads(node)
             return
-        for child in gast.iter_child_nodes(node):
+        for child in _children(node):
             self._collect_reads(child, found)
 
     def _free_reads(self, node: gast.AST) -> set[str]:
@@ -159,44 +168,63 @@ class NameScanner:
         return inner_reads - inner_binds
 
     def _collect_writes(self, node: gast.AST, found: set[str], remember: bool = True) -> None:
-        if remember and isinstance(node, gast.stmt):
-            known = self._remembered(node, 1)
-            if known is not None:
-                found |= known
-                return
-        if isinstance(node, gast.Name):
-            if isinstance(node.ctx, (gast.Store, gast.Del)):
+        kind = type(node)
+        if kind is gast.Name:
+            if type(node.ctx) in _WRITE_CONTEXTS:
                 found.add(node.id)
             return
-        if isinstance(node, gast.expr) and not isinstance(node, _TARGET_CONTAINERS) and not self.may_have_walrus:
+        if remember and self.memo is not None and isinstance(node, gast.stmt):
+            known = self.memo[1].get(node)
+            if known is None:
+                known = self.memo[1][node] = set()
+                self._collect_writes(node, known, remember=False)
+            found |= known
             return
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            found.add(node.name)
+        if not self.may_have_walrus and kind not in _TARGET_CONTAINERS and isinstance(node, gast.expr):
             return
-        if isinstance(node, gast.Lambda):
+        if kind in _DECLARING:
+            _declared_writes(self, node, found)
             return
-        if isinstance(node, _COMPREHENSIONS):
-            # Only a walrus inside a comprehension binds in the enclosing scope.
-            for inner in gast.walk(node):
-                if isinstance(inner, gast.NamedExpr):
-                    self._collect_writes(inner.target, found)
-            return
-        if isinstance(node, (gast.Import, gast.ImportFrom)):
-            for alias in node.names:
-                found.add((alias.asname or alias.name).split(".")[0])
-            return
-        if isinstance(node, (gast.Global, gast.Nonlocal)):
-            return
-        # A pattern binds its captures, which it names by strings, not by Name nodes.
-        captured = node.rest if isinstance(node, gast.MatchMapping) else getattr(node, "name", None)
-        if isinstance(node, (gast.MatchAs, gast.MatchStar, gast.MatchMapping)) and captured is not None:
-            found.add(captured)
-        for child in gast.iter_child_nodes(node):
+        if kind in _CAPTURING_PATTERNS:
+            # A pattern binds its captures, which it names by strings, not by Name nodes.
+            captured = node.rest if kind is gast.MatchMapping else node.name
+            if captured is not None:
+                found.add(captured)
+        for child in _children(node):
             self._collect_writes(child, found)
+
+
+def _declared_writes(names: NameScanner, node: gast.AST, found: set[str]) -> None:
+    """What a definition, an import or a comprehension binds in the enclosing scope (a lambda, a
+    ``global`` and a ``nonlocal`` bind nothing there)."""
+    if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        found.add(node.name)
+    elif isinstance(node, _COMPREHENSIONS):
+        # Only a walrus inside a comprehension binds in the enclosing scope.
+        for inner in gast.walk(node):
+            if isinstance(inner, gast.NamedExpr):
+                names._collect_writes(inner.target, found)
+    elif isinstance(node, (gast.Import, gast.ImportFrom)):
+        for alias in node.names:
+            found.add((alias.asname or alias.name).split(".")[0])
 
 
 # For syntax whose source text is unknown: it may hold a walrus, and nothing is remembered.
 ANY_SOURCE = NameScanner()
+
+
+def _children(node: gast.AST) -> list[gast.AST]:
+    """``gast.iter_child_nodes(node)`` without the children that hold no name (contexts, operators,
+    constants): they are most of a tree's nodes, and this is the innermost loop of every analysis."""
+    children = []
+    fields = _NAMED_FIELDS.get(type(node))
+    for field in fields if fields is not None else node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            children += [item for item in value if isinstance(item, gast.AST) and type(item) not in _NAMELESS]
+        elif isinstance(value, gast.AST) and type(value) not in _NAMELESS:
+            children.append(value)
+    return children
 
 
 def _as_list(node: gast.AST | list | None) -> list:

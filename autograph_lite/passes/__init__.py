@@ -14,6 +14,7 @@ import gast
 
 from ..analysis import NameScanner, analyze
 from ..analysis.assigned_before_read import assigned_before_every_read
+from ..analysis.blocks import contains
 from ..source import ParsedFunction
 from . import (
     calls,
@@ -37,6 +38,7 @@ from .statements import drop_redundant_binds
 Pass = Callable[[gast.AST, ScopeFacts], ScopeFacts]
 
 _SCOPES = (gast.FunctionDef, gast.Lambda)
+_CARRYING = (gast.If, gast.While, gast.For)
 
 
 def find_placeholders(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -48,8 +50,10 @@ def find_placeholders(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
 
 
 def find_carried(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
-    """Add what each ``if`` / ``while`` / ``for`` carries (``analysis.analyze``); a lambda has none."""
-    if not isinstance(function, gast.FunctionDef):
+    """Add what each ``if`` / ``while`` / ``for`` carries (``analysis.analyze``); a lambda has none, and
+    neither has a function without such a statement (a model's helpers often have none): its
+    analysis, which finds nothing, is skipped."""
+    if not isinstance(function, gast.FunctionDef) or not contains(function.body, _CARRYING):
         return facts
     test_reads = {loop: facts.names.reads(test) for loop, test in facts.stop_tests.items()}
     return facts.with_info(analyze(function, test_reads, facts.cells, facts.names))

@@ -44,7 +44,7 @@ from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
 from . import nodes
 from .facts import ScopeFacts
 
-_LOOPS = (gast.For, gast.While)
+_LOOPS, _EXITS = (gast.For, gast.While), (gast.Return, gast.Break, gast.Continue)
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -336,7 +336,9 @@ def _return_statement(body: list[gast.stmt]) -> gast.stmt:
 
 
 def _needs_rewrite(body: list[gast.stmt]) -> bool:
-    return _has_nested_return(body) or blocks.contains(body, (gast.Break, gast.Continue))
+    """A nested ``return`` (``_has_nested_return``) or any ``break`` / ``continue``, found in one walk."""
+    own = (statement for statement in body if not isinstance(statement, gast.Return))
+    return any(isinstance(node, _EXITS) for statement in own for node in blocks.statements_within([statement]))
 
 
 def _has_nested_return(body: list[gast.stmt]) -> bool:

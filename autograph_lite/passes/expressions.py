@@ -10,11 +10,27 @@ from __future__ import annotations
 
 import gast
 
+from .dispatch import DispatchByClass
+
 # Never rewritten by the expression passes, and holding nothing that is.
 _LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unaryop, gast.cmpop, gast.boolop)
+# Fields that only ever hold leaves (contexts, operators, an except clause's name), strings or numbers.
+_INERT_FIELDS = frozenset({
+    "ctx", "op", "ops", "name", "id", "attr", "arg", "kind", "type_comment", "conversion", "is_async", "level", "module",
+})
 
 
-class ExpressionTransformer(gast.NodeTransformer):
+def _fields_to_visit(kind: type[gast.AST]) -> tuple[str, ...]:
+    return tuple(field for field in kind._fields if field not in _INERT_FIELDS)
+
+
+# Per node class, the fields that may hold something to rewrite: looked up once, not on every node.
+_VISITED_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: _fields_to_visit(kind) for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
+}
+
+
+class ExpressionTransformer(DispatchByClass, gast.NodeTransformer):
     """Like ``gast.NodeTransformer``, with the same handling of ``None`` and list results."""
 
     def rewrite_scope(self, function: gast.AST) -> None:
@@ -25,7 +41,8 @@ class ExpressionTransformer(gast.NodeTransformer):
             function.body = [self.visit(statement) for statement in function.body]
 
     def generic_visit(self, node: gast.AST) -> gast.AST:
-        for field in node._fields:
+        fields = _VISITED_FIELDS.get(type(node))
+        for field in fields if fields is not None else _fields_to_visit(type(node)):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 setattr(node, field, self._visit_list(value))

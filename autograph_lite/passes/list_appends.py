@@ -39,8 +39,9 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
         if not appended:
             return facts
         in_body = [s for s in function.body if _is_append(s) and _appended_list(s) in appended]
-        readers = _stacking_readers(function)
-        stacked = _only_stacked(function, appended, in_loops + in_body, readers)
+        own_nodes = _own_nodes(function)  # walked once, for both searches below
+        readers = _stacking_readers(own_nodes)
+        stacked = _only_stacked(function, own_nodes, appended, in_loops + in_body, readers)
         for statement in in_loops + [s for s in in_body if _appended_list(s) in stacked]:
             _rewrite_append(statement, _appended_list(statement) in stacked)
         for call in readers:
@@ -111,10 +112,11 @@ def _is_outer_append(statement: gast.stmt, loop_local: frozenset[str], created_h
 # --- lists read only by stacking ----------------------------------------------------------------
 
 
-def _stacking_readers(function: gast.FunctionDef) -> list[gast.Call]:
-    """The calls ``len(name)`` and ``<anything>.stack(name)`` (or array, asarray, concatenate) here."""
+def _stacking_readers(own_nodes: list[gast.AST]) -> list[gast.Call]:
+    """The calls ``len(name)`` and ``<anything>.stack(name)`` (or array, asarray, concatenate) among
+    the function's own nodes."""
     return [
-        node for node in _own_nodes(function)
+        node for node in own_nodes
         if isinstance(node, gast.Call) and len(node.args) == 1 and not node.keywords
         and isinstance(node.args[0], gast.Name) and _reads_by_stacking(node.func)
     ]
@@ -127,7 +129,8 @@ def _reads_by_stacking(callee: gast.expr) -> bool:
 
 
 def _only_stacked(
-    function: gast.FunctionDef, candidates: set[str], appends: list[gast.Expr], readers: list[gast.Call]
+    function: gast.FunctionDef, own_nodes: list[gast.AST], candidates: set[str], appends: list[gast.Expr],
+    readers: list[gast.Call],
 ) -> frozenset[str]:
     """The ``candidates`` every use of which in ``function`` is one of ``appends``, one of ``readers``,
     or a ``name = [...]`` statement of the function's own body; none is a parameter or is seen by a
@@ -139,7 +142,7 @@ def _only_stacked(
         and isinstance(s.value, gast.List)
     }
     rejected = {name.id for name in gast.walk(function.args) if isinstance(name, gast.Name)}
-    for node in _own_nodes(function):
+    for node in own_nodes:
         if isinstance(node, gast.Name) and id(node) not in allowed:
             rejected.add(node.id)
         elif isinstance(node, (gast.Global, gast.Nonlocal)):

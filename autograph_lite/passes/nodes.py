@@ -21,16 +21,22 @@ def helper_name(what: str, node: gast.AST) -> str:
     return f"{PREFIX}{what}_L{node.lineno}"
 
 
+# Fields are given by position below (gast's constructor takes them faster so), in the order of
+# each class's ``_fields``. A context holds nothing and is never changed in place: one of each serves
+# every node made here, as ``ast.parse`` shares its own.
+_LOAD, _STORE = gast.Load(), gast.Store()
+
+
 def name(identifier: str, line: int, store: bool = False) -> gast.Name:
-    return _at(gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(), annotation=None, type_comment=None), line)
+    return _at(gast.Name(identifier, _STORE if store else _LOAD, None, None), line)
 
 
 def constant(value: object, line: int) -> gast.Constant:
-    return _at(gast.Constant(value=value, kind=None), line)
+    return _at(gast.Constant(value, None), line)
 
 
 def tuple_of(elements: list[gast.expr], line: int, store: bool = False) -> gast.Tuple:
-    return _at(gast.Tuple(elts=elements, ctx=gast.Store() if store else gast.Load()), line)
+    return _at(gast.Tuple(elements, _STORE if store else _LOAD), line)
 
 
 def names(identifiers: Iterable[str], line: int, store: bool = False) -> gast.Tuple:
@@ -42,7 +48,7 @@ def strings(values: Iterable[str], line: int) -> gast.Tuple:
 
 
 def call(function: gast.expr, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
-    return _at(gast.Call(func=function, args=arguments, keywords=keywords or []), line)
+    return _at(gast.Call(function, arguments, keywords or []), line)
 
 
 def runtime_operator(function: gast.expr) -> str | None:
@@ -54,12 +60,12 @@ def runtime_operator(function: gast.expr) -> str | None:
 
 def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
     """``_ag.<operator>(*arguments, **keywords)``."""
-    function = _at(gast.Attribute(value=name(RUNTIME, line), attr=operator, ctx=gast.Load()), line)
+    function = _at(gast.Attribute(name(RUNTIME, line), operator, _LOAD), line)
     return call(function, arguments, line, keywords)
 
 
 def keyword(argument: str, value: gast.expr) -> gast.keyword:
-    return _at(gast.keyword(arg=argument, value=value), value.lineno)
+    return _at(gast.keyword(argument, value), value.lineno)
 
 
 def assign_constant(identifier: str, value: object, line: int) -> list[gast.stmt]:
@@ -71,7 +77,7 @@ def assign(target: str | gast.expr, value: gast.expr, line: int) -> gast.Assign:
     """``target = value``; a string target is a name."""
     if isinstance(target, str):
         target = name(target, line, store=True)
-    return _at(gast.Assign(targets=[target], value=value, type_comment=None), line)
+    return _at(gast.Assign([target], value, None), line)
 
 
 def expression_statement(value: gast.expr, line: int) -> gast.Expr:

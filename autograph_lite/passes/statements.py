@@ -11,10 +11,11 @@ from ..analysis.blocks import blocks_of, child_statements, statements_within
 from ..errors import UnsupportedSyntaxError
 from ..generated_names import PREFIX
 from . import nodes
+from .dispatch import DispatchByClass
 from .facts import ScopeFacts
 
 
-class BlockTransformer(gast.NodeTransformer):
+class BlockTransformer(DispatchByClass, gast.NodeTransformer):
     """A transformer of statements only: it enters a compound statement's blocks, never an
     expression, which is most of a tree. A ``visit_X`` may return a list of statements."""
 

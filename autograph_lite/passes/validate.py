@@ -9,6 +9,7 @@ import gast
 from ..analysis import NameScanner, declared_outer
 from ..analysis.blocks import child_statements, contains
 from ..errors import Location, UnsupportedSyntaxError
+from .dispatch import DispatchByClass
 from .facts import ScopeFacts
 
 
@@ -33,7 +34,7 @@ def _own_body(function: gast.AST) -> list[gast.AST]:
     return function.body if isinstance(function.body, list) else [function.body]
 
 
-class _Checker(gast.NodeVisitor):
+class _Checker(DispatchByClass, gast.NodeVisitor):
     def __init__(
         self, locate: Callable[[gast.AST], Location], outer_names: set[str], search_expressions: bool, names: NameScanner
     ) -> None:
@@ -91,10 +92,7 @@ class _Checker(gast.NodeVisitor):
         self._control_flow(node)
 
     def _control_flow(self, node: gast.AST) -> None:
-        outer_writes = self.names.writes(node.body) | self.names.writes(node.orelse)
-        if isinstance(node, gast.For):
-            outer_writes |= self.names.writes(node.target)
-        for name in sorted(outer_writes & self.outer_names):
+        for name in sorted(self._writes(node) & self.outer_names if self.outer_names else ()):
             self.fail(
                 node,
                 f"'{name}' is declared global or nonlocal and assigned inside this "
@@ -105,6 +103,14 @@ class _Checker(gast.NodeVisitor):
         self.control_depth += 1
         self.generic_visit(node)
         self.control_depth -= 1
+
+    def _writes(self, node: gast.If | gast.While | gast.For) -> set[str]:
+        """The names a branch or loop assigns (only looked for when the function declares names
+        global or nonlocal, which few do)."""
+        writes = self.names.writes(node.body) | self.names.writes(node.orelse)
+        if isinstance(node, gast.For):
+            writes |= self.names.writes(node.target)
+        return writes
 
     def visit_Delete(self, node: gast.Delete) -> None:
         names = [t.id for t in node.targets if isinstance(t, gast.Name)]
