@@ -6,6 +6,7 @@ the body again, and an enclosing loop's replay carries the inner scans along."""
 from __future__ import annotations
 
 import collections
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -158,3 +159,116 @@ def test_explain_still_describes_the_inner_loops():
     explained = str(autograph_lite.explain(two_deep, TABLE))
     assert explained.count("lax.scan") == 2
     TRACES.clear()
+
+
+# --- an exit around a nest; a Python bool carried through it (the bench program shortest_route) ---------
+
+
+def any_below(table, limit):
+    """A Python bool set in a nest (shortest_route's negative-cycle check): the carry starts as ``False``."""
+    found = False
+    for i in range(3):
+        for j in range(4):
+            if traced("inner", table[i, j]) < limit:
+                found = True
+    return found
+
+
+def relax_until_stable(table):
+    """Bellman-Ford's rounds: a loop with an exit around a nest that carries a Python bool flag."""
+    best = table[0]
+    for _ in range(4):
+        changed = False
+        for i in range(3):
+            for j in range(4):
+                candidate = traced("inner", best[j] * 0.5 + table[i, j])
+                if candidate < best[j]:
+                    best = best.at[j].set(candidate)
+                    changed = True
+        if not changed:
+            break
+    return best
+
+
+def scaled_rounds(x):
+    """A loop whose body ignores its index: the scan carries no counter."""
+    for _ in range(4):
+        x = x * 0.5 + 1.0
+    return x
+
+
+def test_a_nest_carrying_a_python_bool_traces_each_body_once():
+    assert traces_of(any_below, TABLE, F32(0.5)) == {"inner": 1}
+    for limit in (F32(0.5), F32(-1.0)):
+        assert_equivalent(any_below, TABLE, limit)
+    TRACES.clear()
+
+
+def test_an_exit_around_a_nest_traces_each_body_once():
+    assert traces_of(relax_until_stable, TABLE) == {"inner": 1}
+
+
+def test_an_exit_around_a_nest_agrees_with_eager_and_with_staging():
+    """The replayed iteration is the masked one: values, gradients and batches as staging gives them."""
+    for table in (TABLE, -TABLE, jnp.zeros((3, 4), F32)):  # exits after two rounds, later, at once
+        assert_equivalent(relax_until_stable, table)
+    staged = autograph_lite.convert(relax_until_stable, static_loops="stage")
+    loss = lambda fn: lambda table: fn(table).sum()
+    assert_same(jax.grad(loss(autograph_lite.convert(relax_until_stable)))(-TABLE), jax.grad(loss(staged))(-TABLE))
+    batch = jnp.stack([TABLE, -TABLE])
+    assert_same(jax.vmap(autograph_lite.convert(relax_until_stable))(batch), jax.vmap(staged)(batch))
+    TRACES.clear()
+
+
+def test_a_loop_ignoring_its_index_carries_no_counter():
+    (scan,) = [e for e in jax.make_jaxpr(autograph_lite.convert(scaled_rounds))(F32(3.0)).eqns
+               if e.primitive.name == "scan"]
+    assert scan.params["num_carry"] == 1  # x only
+    assert_equivalent(scaled_rounds, F32(3.0))
+
+
+def test_a_loop_with_an_exit_ignoring_its_index_carries_no_counter():
+    jaxpr = jax.make_jaxpr(autograph_lite.convert(relax_until_stable))(TABLE)
+    (outer,) = [e for e in jaxpr.eqns if e.primitive.name == "scan"]
+    assert outer.params["num_carry"] == 2  # the break flag and best
+    TRACES.clear()
+
+
+def _bench_program(name):
+    (program,) = [p for p in PROGRAMS if p.name == name]
+    return program
+
+
+def _generated_calls(fn, *args) -> collections.Counter:
+    """How many times each generated body and branch function runs while ``fn`` is traced."""
+    calls: collections.Counter = collections.Counter()
+
+    def count(frame, event, _):
+        if event == "call" and frame.f_code.co_name.startswith(("_ag_for_body", "_ag_if_")):
+            calls[frame.f_code.co_name] += 1
+
+    converted = autograph_lite.convert(fn)
+    converted(*args)  # converts the functions it calls, outside the count
+    profiler = sys.getprofile()
+    sys.setprofile(count)
+    try:
+        jax.make_jaxpr(converted)(*args)
+    finally:
+        sys.setprofile(profiler)
+    return calls
+
+
+def test_shortest_route_traces_every_body_and_branch_once():
+    program = _bench_program("shortest_route")
+    calls = _generated_calls(program.python, *program.bench_args)
+    assert len(calls) == 11 and set(calls.values()) == {1}, calls
+
+
+def test_shortest_routes_rounds_carry_no_counter():
+    """109 equations (the hand-written version: 106): the rounds' loop carries no counter, as staging
+    without a trial does (110). The Python version checks for a negative cycle with two nested loops
+    (29 equations), the ``lax`` version with one vectorized comparison (7): that is the whole gap."""
+    program = _bench_program("shortest_route")
+    ours = count_equations(autograph_lite.convert(program.python), *program.bench_args)
+    assert ours == count_equations(autograph_lite.convert(program.python, static_loops="stage"),
+                                   *program.bench_args) - 1

@@ -167,10 +167,9 @@ def test_for_staged_loop_variable_starts_as_a_placeholder() -> None:
     assert "scan" in primitives(lambda x: last_scaled_op(x, "stage"), 2.0)
 
 
-@pytest.mark.xfail(strict=True, reason="static_loops='auto' decides on a trial trace that ignores assigned_first, "
-                                       "so a loop that first assigns a name read after it always runs as Python")
 def test_for_auto_policy_stages_a_loop_that_first_assigns_a_name_read_after_it() -> None:
     assert "scan" in primitives(lambda x: last_scaled_op(x, "auto"), 2.0)
+    assert_same(jax.jit(lambda x: last_scaled_op(x, "auto"))(2.0), last_scaled(2.0), what="auto, staged")
 
 
 def test_for_over_traced_range_with_zero_step_is_an_error() -> None:
@@ -182,3 +181,20 @@ def test_for_over_traced_range_with_zero_step_is_an_error() -> None:
     with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):  # a concrete step: at once
         jax.jit(lambda a: count_and_sum_op(a, 0, 0))(5)
     assert_same(_count_and_sum_jit(5, 0, -2), count_and_sum(5, 0, -2))  # a non-zero traced step still runs
+
+
+def last_index_before_exit(x: Any) -> tuple[Any, Any]:
+    """The loop variable, unassigned before the loop, read after a loop that may exit early."""
+    for i in range(6):
+        x = x * 2.0
+        if x > 10.0:
+            break
+    return i, x
+
+
+@pytest.mark.parametrize("x", [1.0, 100.0, -1.0], ids=["exits-later", "exits-at-once", "runs-out"])
+def test_for_auto_policy_loop_variable_read_after_a_loop_with_an_exit(x: float) -> None:
+    expected = last_index_before_exit(x)
+    assert_same(autograph_lite.jit(last_index_before_exit)(jnp.float32(x)), expected, what="jit, auto")
+    assert_same(autograph_lite.jit(last_index_before_exit, static_loops="stage")(jnp.float32(x)), expected,
+                what="jit, stage")

@@ -148,19 +148,17 @@ def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode:
 def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: bool) -> tuple:
     """Any other iterable: Python, or staged over a static trip count (see :mod:`.static_loop_policy`)."""
     sequence = static_sequence(iterable)
-    reason, traced_body = why_python(sequence, mode, loop.effect, loop.body, state, loop.names)
+    # A staged loop starts the names its body assigns first as placeholders; the trial starts there too.
+    staged_state = tuple(
+        Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in loop.assigned_first else value
+        for name, value in zip(loop.names, state)
+    )
+    reason, traced_body = why_python(sequence, mode, loop.effect, loop.body, staged_state, loop.names)
     if reason or sequence is None:
         report.record(loop.site, "Python loop", reason)
         return _python_for(iterable, state, loop)
     refuse_effect(loop.effect, "`for` loop marked stage(...)", "its body is traced once", loop.site.location)
-    state = tuple(
-        Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in loop.assigned_first else value
-        for name, value in zip(loop.names, state)
-    )
-    if traced_body is not None and loop.stop_test is None:  # the trial's trace is the body (traced_bodies)
-        result = traced_body.staged(sequence.length, sequence.xs, sequence.uses_index)
-    else:
-        result = staged_static(sequence, early_exit, state, loop)
+    result = staged_static(sequence, early_exit, staged_state, loop, traced_body)
     if early_exit and loop.stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
     elif loop.stop_test is not None:

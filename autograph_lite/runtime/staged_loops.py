@@ -28,6 +28,7 @@ from .locations import presenting
 from .promotion import reads_bools_as_numbers
 from .raises import PathRaises
 from .static_loop_policy import StaticSequence
+from .traced_bodies import TracedBody
 from .values import is_traced, to_predicate
 
 
@@ -48,13 +49,32 @@ class Loop:
     assigned_first: tuple[str, ...] = ()
 
 
-def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop) -> tuple:
+def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop,
+                  traced_body: TracedBody | None = None) -> tuple:
+    """The loop over a static sequence, staged; ``traced_body`` is the trial's trace of one iteration
+    when it is the program staging would trace (:mod:`.traced_bodies`): the scan binds its equations
+    again instead of tracing the body a second time."""
     if early_exit and loop.stop_test is not None:
         count = _Count(0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
         run = lambda s: _staged_counted_while(count, s, loop)
+    elif traced_body is not None and loop.stop_test is None:
+        return traced_body.staged(sequence.length, sequence.xs, sequence.uses_index)
+    elif traced_body is not None and not traced_body.appended:
+        return _staged_sequence(*_replaying(sequence, loop, traced_body))
     else:
         run = lambda s: _staged_sequence(sequence, s, loop)
     return with_placeholders_filled(run, state)
+
+
+def _replaying(sequence: StaticSequence, loop: Loop, traced_body: TracedBody) -> tuple[StaticSequence, tuple, Loop]:
+    """A loop with an exit, masked as usual, whose iteration is the trial's trace: its item is the
+    pair (index, row) that the trace reads, and the counter is carried only if the trace reads it."""
+    def replayed(index_and_row: tuple[Any, Any], *values: Any) -> tuple:
+        return traced_body.iterate(*index_and_row, values)
+
+    replay = dataclasses.replace(sequence, make_item=lambda k, x: (k, x),
+                                 uses_index=sequence.uses_index and traced_body.reads_index)
+    return replay, traced_body.entry(), dataclasses.replace(loop, body=presenting(replayed, loop.body))
 
 
 def _masked(loop: Loop, carry: LoopCarry) -> Callable[..., tuple]:

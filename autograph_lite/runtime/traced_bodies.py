@@ -13,10 +13,15 @@ It is the same program when nothing in the trace depended on it being a trial or
   condition staging sets around the body;
 - what the body appends to outer lists made of arrays only (as staging checks), which become the
   scan's per-iteration outputs, handed to the lists after the scan as staging hands them;
-- every carried value an array that keeps its shape, dtype and weak type through the iteration
-  (nothing to fill or promote), and no weakly typed item (the trial reads items strongly typed);
-- no early exit (staging masks the iterations after it), and nothing recording decisions: ``explain``
-  and the decision log describe the statements a staging trace meets, so they get one.
+- every carried value an array or a Python number (``changed = False``: the scan gives it the type
+  the trial traced it with) that keeps its shape, dtype and weak type through the iteration (nothing
+  to fill or promote), and no weakly typed item (the trial reads items strongly typed);
+- nothing recording decisions: ``explain`` and the decision log describe the statements a staging
+  trace meets, so they get one.
+
+A loop with an early exit (``break``, ``return``) replays the trace as the iteration that its exit
+flag masks (:func:`.staged_loops.staged_static`), unless the body appends (which staging refuses
+there). A body that never reads its index (``for _ in range(n)``) carries no counter.
 
 The jaxpr's constants are the values the body closes over, from the trace that runs the loop
 statement; the replay happens in that same statement, so they are still alive.
@@ -26,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -51,18 +55,37 @@ class TracedBody:
     appended: tuple[appends.Appended, ...]
     appended_tree: PyTreeDef
 
+    @property
+    def reads_index(self) -> bool:
+        """Whether the iteration reads its index: a loop whose body ignores it (``for _ in range(n)``)
+        carries no counter."""
+        index = self.closed.jaxpr.invars[0]
+        return any(index in equation.invars for equation in self.closed.jaxpr.eqns) or index in self.closed.jaxpr.outvars
+
+    def entry(self) -> tuple:
+        """The carried values the trial started from (a placeholder filled with zeros), as staging starts."""
+        return self.split.rebuild(self.split.arrays)
+
+    def iterate(self, index: Any, x: Any, values: tuple) -> tuple:
+        """One iteration on the carried ``values``: the trial's equations bound again, no user code run.
+        (A body that appends is replayed by :meth:`staged` only.)"""
+        outputs = self._outputs(index, x, Split.of(values, self.split.names).arrays)
+        return self.split.rebuild(outputs[:len(self.split.arrays)])
+
+    def _outputs(self, index: Any, x: Any, arrays: list[Any]) -> list[Any]:
+        index = jnp.int32(0) if index is None else index  # an index the iteration does not read
+        return list(jex_core.jaxpr_as_fun(self.closed)(index, *jax.tree_util.tree_leaves(x), *arrays))
+
     def staged(self, length: int, xs: Any, uses_index: bool) -> tuple:
-        """The loop staged as one ``lax.scan`` whose body is this jaxpr (a counter carried if items need it)."""
-        iteration: Callable[..., list[Any]] = jex_core.jaxpr_as_fun(self.closed)
+        """The loop staged as one ``lax.scan`` whose body is this jaxpr (a counter carried if it reads one)."""
         carried = len(self.split.arrays)
 
         def step(counter_and_arrays: tuple[Any, list[Any]], x: Any) -> tuple[tuple[Any, list[Any]], tuple]:
             k, arrays = counter_and_arrays
-            index = jnp.int32(0) if k is None else k  # an index the items do not read
-            outputs = list(iteration(index, *jax.tree_util.tree_leaves(x), *arrays))
+            outputs = self._outputs(k, x, arrays)
             return (None if k is None else k + 1, outputs[:carried]), tuple(outputs[carried:])
 
-        counter = jnp.int32(0) if uses_index else None
+        counter = jnp.int32(0) if uses_index and self.reads_index else None
         (_, arrays), stacked = lax.scan(step, (counter, self.split.arrays), xs, length=length)
         if self.appended:
             collector = appends.Collector()
@@ -80,10 +103,8 @@ def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
         return None
     if _recording():
         return None
-    if not all(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(state)):
-        return None  # a Python value or a name not bound yet: staging checks and fills those
     if len(jax.tree_util.tree_leaves(state)) != len(split.arrays):
-        return None
+        return None  # a leaf that is no array (a name not bound yet, a string): staging checks and fills those
     if any(jax.typeof(a).weak_type for a in jax.tree_util.tree_leaves(xs)):
         return None
     for before, after in zip(split.arrays, closed.out_avals):
