@@ -23,6 +23,7 @@ from .passes.raises import CHECK_OPERATORS, may_reach_check
 from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
 from .runtime.calls import Calls
+from .runtime.effects import changes_random_state
 from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
 
@@ -283,7 +284,11 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
 
 
 def _needs_runtime(value: Any) -> bool:
-    """Builtins with a traced meaning (``min``, ``range``, ``print``, ...) always go through ``_ag.call``."""
+    """Builtins with a traced meaning (``min``, ``range``, ``print``, ``next``, ...) always go through
+    ``_ag.call``, and so do draws from a random number generator (``np.random.normal``, a method of
+    NumPy's hidden global one), which the runtime refuses inside staged code."""
+    if changes_random_state(value):
+        return True
     try:
         return value in TRACED_BUILTINS or open_builtin(value) is not None
     except TypeError:  # unhashable

@@ -52,7 +52,8 @@ def _train_mlp_with_conds(params, xs, ys, max_steps):
         grads = _clip_with_a_cond(grads, 1.0)
         learning_rate, rate = _schedule_with_conds(loss, best, learning_rate, step)
         params = [p - rate * g for p, g in zip(params, grads)]
-        return params, loss, jnp.minimum(best, loss), learning_rate, step + 1
+        # Python's min(best, loss) keeps best unless loss is smaller (a NaN loss never wins): a select
+        return params, loss, lax.select(loss < best, loss, best), learning_rate, step + 1
 
     loss = expert.mlp_loss(params, xs, ys)
     start = (params, loss, loss, 0.05, 0)

@@ -6,7 +6,15 @@
 On a JAX array the runtime uses ``x.at[i].set(v)`` / ``.add(v)`` / ...; on a list, dict or NumPy
 array it assigns in place and returns the same object, so Python semantics are kept. As a
 rebinding, ``x`` becomes a variable written by the statement, and a staged branch or loop carries it.
-Only a local name as the container is rewritten (``self.w[i] = v`` and globals are left as written).
+Only a local name as the container is rewritten. Any other item assignment is left as written, with
+a check before it, so that Python's order of evaluation is kept: a global, a closure variable or an
+attribute chain (``COUNTS[0] += 1`` in a helper, ``self.w[i] = v``) changes a container that may come
+from outside staged code, where the update would happen once while tracing (``runtime.effects``):
+
+    COUNTS[0] += 1   ->  _ag.outer_write('COUNTS', 'item', COUNTS); COUNTS[0] += 1
+
+Only a container that is a name or a chain of attributes of a name is checked, so that evaluating it
+twice is harmless; ``rows[0][1] = v`` is left without a check.
 
 A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
 seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
@@ -16,6 +24,8 @@ that let the runtime raise a located error for a JAX array (see ``analysis.lost_
 """
 
 from __future__ import annotations
+
+import ast
 
 import gast
 
@@ -61,14 +71,14 @@ class _ItemUpdates(BlockTransformer):
 
     visit_ClassDef = visit_AsyncFunctionDef = visit_Lambda
 
-    def visit_Assign(self, node: gast.Assign) -> gast.stmt:
+    def visit_Assign(self, node: gast.Assign) -> gast.stmt | list[gast.stmt]:
         if updated_name(node) not in self.local_names:
-            return node
+            return _checked_in_place(node, node.targets)
         return self._rebind(node, node.targets[0], node.value, None)
 
-    def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt:
+    def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt | list[gast.stmt]:
         if updated_name(node) not in self.local_names:
-            return node
+            return _checked_in_place(node, [node.target])
         return self._rebind(node, node.target, node.value, _AUGMENTED[type(node.op)])
 
     def _rebind(self, node: gast.stmt, target: gast.Subscript, value: gast.expr, operator: str | None) -> gast.stmt:
@@ -94,6 +104,35 @@ class _ItemUpdates(BlockTransformer):
             lazy_values = gast.copy_location(gast.Dict(keys=keys, values=values), keys[0])
             keywords.append(nodes.keyword("aliases", lazy_values))
         return keywords
+
+
+def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | list[gast.stmt]:
+    """``node`` as written, after a check of each container whose item it assigns in place."""
+    checks = []
+    for target in targets:
+        for store in gast.walk(target):
+            if isinstance(store, gast.Subscript) and isinstance(store.ctx, gast.Store) and _is_name_chain(store.value):
+                text = ast.unparse(gast.gast_to_ast(store.value))
+                arguments = [nodes.constant(text, node.lineno), nodes.constant("item", node.lineno),
+                             _loaded_copy(store.value, node.lineno)]
+                checks.append(nodes.expression_statement(nodes.runtime_call("outer_write", arguments, node.lineno),
+                                                         node.lineno))
+    return [*checks, node] if checks else node
+
+
+def _is_name_chain(node: gast.expr) -> bool:
+    """``a`` or ``a.b.c``: evaluated a second time, it gives the same object (attributes aside that
+    are computed properties, which a container rarely is)."""
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return isinstance(node, gast.Name)
+
+
+def _loaded_copy(chain: gast.expr, line: int) -> gast.expr:
+    """The name chain ``chain`` as a new expression that reads it."""
+    if isinstance(chain, gast.Name):
+        return nodes.name(chain.id, line)
+    return gast.copy_location(gast.Attribute(_loaded_copy(chain.value, line), chain.attr, gast.Load()), chain)
 
 
 def _index_expression(index: gast.expr) -> gast.expr:

@@ -1,11 +1,15 @@
 """Python builtins given traced arguments, with the result eager NumPy-backed Python would give.
 
 With concrete arguments every one of them is the builtin itself. With a traced argument:
-``min`` / ``max`` of several values is ``jnp.minimum`` / ``jnp.maximum`` (of one 1-D array, its
-smallest / largest element; with ``key=``, the first element whose key is smallest / largest, as
-Python picks it), ``sum`` of an array adds its rows, ``any`` / ``all`` test its elements,
-``int`` / ``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
+``min`` / ``max`` keep Python's choice (the first value unless a later one compares smaller /
+larger, so a NaN after the first value never wins and of equal values, ``0.0`` and ``-0.0``, the
+first is kept, where ``jnp.minimum`` would spread the NaN; of one 1-D array, the same over its
+elements; with ``key=``, the first element whose key is smallest / largest), ``sum`` of an array
+adds its rows, ``any`` / ``all`` test its elements, ``int`` / ``float`` / ``bool`` are casts (``int``
+truncates toward zero, as Python does), and
 ``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
+``next`` is here for its effect, not for traced arguments: inside staged code, advancing an iterator
+would happen once while tracing, so it is refused there (:func:`.effects.check_advance`).
 """
 
 from __future__ import annotations
@@ -16,15 +20,16 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from ..errors import StagingTypeError, TracedPredicateError
-from . import printing
+from . import effects, printing
 from .locations import caller_location
 from .values import any_traced, is_array_leaf, truth_of_one_element
 
 
 def _min_max(
-    python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], reduce: Callable[[Any], Any]
+    python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], best_index: Callable[[Any], Any]
 ) -> Callable[..., Any]:
     def traced_version(*args: Any, **kwargs: Any) -> Any:
         if set(kwargs) <= {"key", "default"} and kwargs.get("key") is not None:
@@ -38,9 +43,9 @@ def _min_max(
                     f"{python_builtin.__name__}() of a traced array of shape {values.shape} compares its "
                     "rows, which have no single truth value",
                     caller_location(),
-                    f"Use jnp.{reduce.__name__}(x, axis=...) for element-wise reductions.",
+                    f"Use jnp.{python_builtin.__name__}(x, axis=...) for element-wise reductions.",
                 )
-            return reduce(values)
+            return _first_best_element(values, best_index)
         result = args[0]
         for value in args[1:]:
             result = combine(result, value)
@@ -48,6 +53,33 @@ def _min_max(
 
     traced_version.__name__ = python_builtin.__name__
     return traced_version
+
+
+def _python_choice(combine: Callable[[Any, Any], Any], wins: Callable[[Any, Any], Any], kept: Any, value: Any) -> Any:
+    """``min(kept, value)`` as Python picks it: ``value`` only if it ``wins`` (compares smaller / larger).
+    Integers have no NaN nor signed zero, so there ``jnp.minimum`` / ``maximum`` is the same choice."""
+    if not jnp.issubdtype(jnp.result_type(kept, value), jnp.inexact):
+        return combine(kept, value)
+    if _same_type(kept, value):  # the common case, without jnp.where's promotion (and its jit wrapper)
+        return lax.select(wins(value, kept), value, kept)
+    return jnp.where(wins(value, kept), value, kept)
+
+
+def _same_type(a: Any, b: Any) -> bool:
+    if not (isinstance(a, jax.Array) and isinstance(b, jax.Array)):
+        return False
+    a_type, b_type = jax.typeof(a), jax.typeof(b)
+    return (a_type.shape, a_type.dtype, a_type.weak_type) == (b_type.shape, b_type.dtype, b_type.weak_type)
+
+
+def _first_best_element(values: jax.Array, best_index: Callable[[Any], Any]) -> Any:
+    """``min(values)`` / ``max(values)`` over a 1-D array as Python's loop picks it: the first element
+    unless a later one compares smaller (larger). A NaN compares false, so it wins only as the first."""
+    if not jnp.issubdtype(values.dtype, jnp.inexact):
+        return values[best_index(values)]
+    never_wins = jnp.inf if best_index is jnp.argmin else -jnp.inf
+    pick = values[best_index(jnp.where(jnp.isnan(values), never_wins, values))]
+    return jnp.where(jnp.isnan(values[0]), values[0], pick)
 
 
 def _min_max_by_key(python_builtin: Callable[..., Any], args: tuple[Any, ...], key: Callable[[Any], Any],
@@ -168,9 +200,16 @@ def _bool(value: Any = False) -> Any:
     return truth_of_one_element(array)
 
 
+def _next(iterator: Any, /, *default: Any) -> Any:
+    effects.check_advance(iterator)
+    return builtins.next(iterator, *default)
+
+
 TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
-    builtins.min: _min_max(builtins.min, jnp.minimum, jnp.min),
-    builtins.max: _min_max(builtins.max, jnp.maximum, jnp.max),
+    builtins.min: _min_max(builtins.min, lambda kept, value: _python_choice(jnp.minimum, jnp.less, kept, value),
+                           jnp.argmin),
+    builtins.max: _min_max(builtins.max, lambda kept, value: _python_choice(jnp.maximum, jnp.greater, kept, value),
+                           jnp.argmax),
     builtins.sum: _sum,
     builtins.any: _any,
     builtins.all: _all,
@@ -178,4 +217,5 @@ TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.float: _float,
     builtins.bool: _bool,
     builtins.print: printing.print_,
+    builtins.next: _next,
 }

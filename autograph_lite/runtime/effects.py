@@ -1,8 +1,11 @@
-"""Effects that only show at run time: container mutations and writes to outer variables.
+"""Effects that only show at run time: container mutations, writes to outer variables, hidden state.
 
 The rewriter sees an effect when it is a statement of its own (``log.append(x)``, ``self.n += 1``).
 A call whose result is used can mutate too: ``total += stack.pop()``, ``v = cache.setdefault(k, 0)``,
-or a call of a function that assigns a ``nonlocal`` or ``global`` variable. Inside a staged branch
+a call of a function that assigns a ``nonlocal`` or ``global`` variable or an item of a container
+from outside (``COUNTS[0] += 1``), ``next(iterator)``, or a draw from a random number generator
+(``rng.integers(0, 10)``, ``np.random.normal()``, ``random.random()``: the module-level functions are
+methods of a hidden global generator), each of which changes state. Inside a staged branch
 or loop body such a call would run once while tracing, whatever the condition or the trip count, so
 before it runs it is refused: inside a trial trace (the static-loop policy's, or a ``while`` test
 evaluated aside) by :class:`Refused`, which makes the statement run as Python; inside a real staging
@@ -10,15 +13,18 @@ by a located ``ConversionError``. Outside staged code nothing is checked.
 
 What mutates is decided by the receiver's run-time type, never by the method's name alone: ``pop``
 on a list mutates it, ``update`` on an optimizer object of the user's may well be pure. A container
-built inside the trace itself is private to it and may be mutated (see :mod:`.freshness`).
+built inside the trace itself is private to it and may be mutated (see :mod:`.freshness`); an
+iterator or a generator carries no such proof, so advancing or drawing from one is always refused there.
 """
 
 from __future__ import annotations
 
 import collections
+import random
 import types
-from typing import Any
+from typing import Any, NoReturn
 
+import jax
 import numpy as np
 
 from ..errors import ConversionError
@@ -44,7 +50,21 @@ _MUTATING_METHODS = (
     })),
     (set, "set", _SET),
 )
-_BOUND_BUILTINS = (types.BuiltinMethodType, types.MethodWrapperType)
+# Random number generators: every method but these changes the generator's state.
+_RANDOM_GENERATORS = (
+    (np.random.Generator, "NumPy random Generator"),
+    (np.random.RandomState, "NumPy RandomState"),
+    (np.random.BitGenerator, "NumPy BitGenerator"),
+    (random.Random, "random.Random"),
+)
+_STATE_READERS = frozenset({
+    "get_state", "getstate", "jumped", "__getstate__", "__reduce__", "__reduce_ex__", "__copy__", "__deepcopy__",
+    "__repr__", "__str__", "__sizeof__",
+})
+# The generators behind the module-level functions (np.random.normal is a bound method of the first).
+_HIDDEN_GENERATORS = ((np.random.mtrand._rand, "np.random"), (random._inst, "random"))
+# Bound methods: of builtin types (list.pop), of extension types (Generator.integers), of Python classes.
+_BOUND_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.MethodType)
 _KIND_NAMES = {np.ndarray: "NumPy array"}
 
 
@@ -60,13 +80,23 @@ class Refused(Exception):
 
 
 def check_call(function: Any) -> None:
-    """Before a call from converted code: refuse it if it mutates a container from outside the trace."""
-    if not isinstance(function, _BOUND_BUILTINS):
+    """Before a call from converted code: refuse it if it mutates a container from outside the trace,
+    or changes the state of a random number generator."""
+    if not isinstance(function, _BOUND_METHODS):
         return
     context = appends.innermost()
     if context is None:
         return
     receiver = function.__self__
+    generator = _generator_kind(receiver, function.__name__)
+    if generator is not None:
+        call = f"{_receiver_text(receiver)}.{function.__name__}(), which changes the state of a {generator}"
+        _refuse(
+            f"calls {call}", f"this call of {call},", context,
+            "draw with jax.random from a key passed in and split for each use (key, subkey = "
+            "jax.random.split(key)), or draw every number before the staged code (rng.normal(size=n)) and "
+            "index them with the loop counter",
+        )
     kind = _mutated_kind(receiver, function.__name__)
     if kind is None or created_inside(receiver, context.entered_from):
         return
@@ -78,26 +108,64 @@ def check_call(function: Any) -> None:
     )
 
 
-def check_item_assignment(container: Any) -> None:
+def changes_random_state(function: Any) -> bool:
+    """Whether calling ``function`` draws from a random number generator (changing its state), as the
+    module-level ``np.random.normal`` and ``random.random`` do: converted code must call it through
+    the runtime, where :func:`check_call` sees it."""
+    receiver = getattr(function, "__self__", None) if isinstance(function, _BOUND_METHODS) else None
+    return receiver is not None and _generator_kind(receiver, function.__name__) is not None
+
+
+def check_advance(iterator: Any) -> None:
+    """Before ``next(iterator)`` from converted code: refuse it inside staged code.
+
+    An iterator (a generator, ``iter(xs)``) carries no proof of where it was made, so even one
+    created inside the trace is refused there: the statement then runs as Python, or the error says
+    how to do without it.
+    """
+    context = appends.innermost()
+    if context is None or not hasattr(type(iterator), "__next__"):
+        return  # outside staged code; or not an iterator, which next() itself refuses
+    call = f"next() on a {type(iterator).__name__}, which advances an iterator"
+    _refuse(
+        f"calls {call}", f"this call of {call},", context,
+        "index a list or an array with the loop counter (xs[i]) instead of advancing an iterator",
+    )
+
+
+def check_item_assignment(container: Any, outer_name: str | None = None) -> None:
     """Before ``container[i] = v`` changes a container in place (a list, dict or NumPy array).
 
     Inside staged code that is an effect like ``list.pop()``, unless the container is the staged
     statement's own copy of a carried value (its update is carried out of the statement) or was built
-    inside the trace.
+    inside the trace. A JAX array never changes in place: its item assignment raises JAX's own error.
+    ``outer_name`` is the container's expression where it is not the function's own variable.
     """
     context = appends.innermost()
-    if context is None or appends.stood_for(container) or created_inside(container, context.entered_from):
+    if (
+        context is None or isinstance(container, jax.Array) or appends.stood_for(container)
+        or created_inside(container, context.entered_from)
+    ):
         return
     kind = _KIND_NAMES.get(type(container), type(container).__name__)
+    into = "" if outer_name is None else f" into {outer_name}"
+    alternative = "carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it"
+    if outer_name is not None:
+        alternative = (f"return the new value from the function that stores it and update {outer_name} "
+                       "after the staged code; or " + alternative)
     _refuse(
         f"assigns to an item of a {kind} from outside it, which mutates a {kind}",
-        f"this item assignment, which mutates a {kind} from outside the staged code,", context,
-        "carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it",
+        f"this item assignment{into}, which mutates a {kind} from outside the staged code,", context, alternative,
     )
 
 
-def outer_write(name: str, scope: str) -> None:
-    """Before a statement that assigns the ``global`` / ``nonlocal`` variable ``name``."""
+def outer_write(name: str, scope: str, container: Any = None) -> None:
+    """Before a statement that assigns the ``global`` / ``nonlocal`` variable ``name``; or, where
+    ``scope`` is ``"item"``, an item of ``container`` (``name`` is its expression: a global, a closure
+    variable, an attribute), which the rewrite leaves as written (``COUNTS[0] += 1``)."""
+    if scope == "item":
+        check_item_assignment(container, name)
+        return
     context = appends.innermost()
     if context is None:
         return
@@ -108,6 +176,22 @@ def outer_write(name: str, scope: str) -> None:
     )
 
 
+def _generator_kind(receiver: Any, method: str) -> str | None:
+    """The name of ``receiver``'s kind if it is a random number generator that ``method`` draws from."""
+    for generator, kind in _RANDOM_GENERATORS:
+        if isinstance(receiver, generator):
+            return None if method in _STATE_READERS else kind
+    return None
+
+
+def _receiver_text(receiver: Any) -> str:
+    """``np.random`` / ``random`` for the hidden generators of the module-level functions, else the type's name."""
+    for hidden, module in _HIDDEN_GENERATORS:
+        if receiver is hidden:
+            return module
+    return type(receiver).__name__
+
+
 def _mutated_kind(receiver: Any, method: str) -> str | None:
     for container, kind, methods in _MUTATING_METHODS:
         if isinstance(receiver, container):
@@ -115,7 +199,7 @@ def _mutated_kind(receiver: Any, method: str) -> str | None:
     return None
 
 
-def _refuse(effect: str, subject: str, context: appends.Staged, alternative: str) -> None:
+def _refuse(effect: str, subject: str, context: appends.Staged, alternative: str) -> NoReturn:
     """``effect`` completes "its body ..." (a trial's reason); ``subject`` starts the error message."""
     if appends.in_trial():
         raise Refused(effect)

@@ -27,4 +27,4 @@ INPUTS = [
     (np.float32(np.nan), np.float32(1.0), ),
     (np.float32(1.0), np.float32(2.0), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)

@@ -1,0 +1,56 @@
+"""``min`` / ``max`` of traced values keep Python's choice: the first value unless a later one
+compares smaller (larger). A comparison with NaN is false, so a NaN after the first value never wins
+(``jnp.minimum`` would spread it), and of equal values (``0.0`` and ``-0.0``) the first is kept.
+Checked bit for bit (NaN and the sign of zero included) against eager Python, for two values and for
+the elements of one 1-D array."""
+
+from __future__ import annotations
+
+import itertools
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph_lite
+
+SPECIAL = [1.0, float("nan"), 0.0, -0.0, -float("inf"), float("inf"), 2.0]
+
+
+def two_min(a, b):
+    return min(a, b)
+
+
+def two_max(a, b):
+    return max(a, b)
+
+
+def elements_min(xs):
+    return min(xs)
+
+
+def elements_max(xs):
+    return max(xs)
+
+
+def assert_identical(got, want, what: str) -> None:
+    got, want = np.asarray(got), np.asarray(np.float32(want))
+    assert np.array_equal(got, want, equal_nan=True) and np.signbit(got) == np.signbit(want), (what, got, want)
+
+
+@pytest.mark.parametrize("function", [two_min, two_max])
+def test_two_values_like_python(function) -> None:
+    jitted = autograph_lite.jit(function)
+    for a, b in itertools.product(SPECIAL, SPECIAL):
+        assert_identical(jitted(np.float32(a), np.float32(b)), function(np.float32(a), np.float32(b)), f"{a}, {b}")
+
+
+@pytest.mark.parametrize("function", [elements_min, elements_max])
+def test_the_elements_of_an_array_like_python(function) -> None:
+    jitted = autograph_lite.jit(function)
+    for values in itertools.product(SPECIAL, repeat=3):
+        xs = np.array(values, np.float32)
+        assert_identical(jitted(xs), function(xs), str(values))
+    ints = np.array([3, 1, 1, 5], np.int32)
+    assert int(jitted(ints)) == function(ints)
+    assert jitted(jnp.asarray(ints)).dtype == jnp.int32
