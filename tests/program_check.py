@@ -4,9 +4,10 @@
 ``autograph_lite.convert(f)`` on the same concrete inputs, then ``autograph_lite.jit(f)`` with every
 argument traced, on every device ``jax.devices()`` reports: twice on the first input set (the first
 call traces, the second runs the cached program) and once on each other set. Each run must return
-what eager Python returned and print exactly what it printed (``jax.debug.print`` output included),
-or raise a documented, acceptable error (:data:`DOCUMENTED_LIMITATIONS`); the answer is an
-:class:`Outcome`.
+what eager Python returned, in eager's dtypes or their documented staged forms (program_dtypes.py:
+a value check alone passes an int32 that came back as float32), and print exactly what it printed
+(``jax.debug.print`` output included), or raise a documented, acceptable error
+(:data:`DOCUMENTED_LIMITATIONS`); the answer is an :class:`Outcome`.
 
 A set on which the eager run raises is discarded, except for ``UnboundLocalError``: a read (or a
 ``del``) of a name no path has bound is a fact of the program's text, which the converter promises to
@@ -41,6 +42,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from program_constructs import Constructs, analyse
+from program_dtypes import Kind, dtype_difference, kinds
 from program_jax_refusals import REFUSAL, located_at_a_refusal
 from program_model import Case
 from program_raises import is_generated_check
@@ -89,6 +91,16 @@ def _in_place_while_iterated(match: re.Match[str], constructs: Constructs, mode:
     return mode.startswith("jit") and bool(constructs.in_place)
 
 
+def _gives_two_dtypes(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    """Only staging needs one dtype, and only a program that gives a value two on purpose may lack it."""
+    return mode.startswith("jit") and getattr(constructs, "dtype_changes", False)
+
+
+def _hidden_effect(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    """A helper's store into a module-level container, ``next()``, a random draw (program_helper_effects.py)."""
+    return mode.startswith("jit") and getattr(constructs, "hidden_effects", False)
+
+
 def _deleted_in_control_flow(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
     """Refused before any conversion, so on concrete inputs too."""
     return set(match.group("names").split(", ")) <= constructs.deleted_in_control_flow
@@ -125,6 +137,10 @@ DOCUMENTED_LIMITATIONS = {
         _staged_append),
     "container mutated inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
         r"which mutates a (list|dict|set|deque|bytearray)"), _staged_mutation),
+    "effect hidden in a call inside staged code (a helper's store, next(), a random draw)": Limitation(
+        autograph_lite.ConversionError, re.compile(
+            r"which (mutates a (list|dict|set|deque|bytearray)|advances an iterator|changes the state of a )"),
+        _hidden_effect),
     "nested function assigns an outer variable inside staged code": Limitation(
         autograph_lite.ConversionError, re.compile(r"assigns to the (nonlocal|global) variable '(?P<name>\w+)'"),
         _nested_outer_write),
@@ -152,17 +168,34 @@ DOCUMENTED_LIMITATIONS = {
         lambda match, constructs, mode: mode.startswith("jit")),
     # JAX refuses a traced mask or slice bound: the located TracedValueError at a marked line (issue #16).
     "value JAX refuses when traced": Limitation(TracedValueError, REFUSAL, located_at_a_refusal),
+    # A program of feature mixed_dtypes (program_mixed_dtypes.py) gives a variable or an operand two
+    # dtypes; staged, the two must unify as docs/semantics.md says ("Weak types and type unification"),
+    # else the choice is a located StagingTypeError naming both dtypes.
+    "variable of two dtypes in a staged if, ternary or loop": Limitation(autograph_lite.StagingTypeError, re.compile(
+        r"\((the dtype differs|the shape and the dtype differ)\)"), _gives_two_dtypes),
+    "operands of `and` / `or` whose common dtype cannot hold both": Limitation(
+        autograph_lite.StagingTypeError, re.compile(r"their common dtype cannot hold every value of both"),
+        _gives_two_dtypes),
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
         r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
         r"cannot be converted"), _deleted_in_control_flow),
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class Checked(Constructs):
+    """What the source says (:class:`Constructs`), and what the generator says the program does on purpose."""
+
+    dtype_changes: bool = False  # gives a variable or an operand two dtypes (feature mixed_dtypes)
+    hidden_effects: bool = False  # calls that change hidden state: next(), rng draws, a helper's global store
+
+
 @dataclasses.dataclass
 class Outcome:
     kind: str  # "agree", "discarded", "limitation", "mismatch", "conversion_error", "exception"
-    detail: str = ""  # the limitation, the normalised error, or what a mismatch is in: "" (the result),
-    # "stdout", "arguments" (after the call) or "exception" (a value where eager raised UnboundLocalError)
+    detail: str = ""  # the limitation, the normalised error, or what a mismatch is in: "" (the result's
+    # values), "dtype (<kind> for <eager's kind>)" (program_dtypes.py), "stdout", "arguments" (after the
+    # call) or "exception" (a value where eager raised UnboundLocalError)
     mode: str = ""  # "convert" (concrete inputs) or "jit[<platform>] <which call>"
     message: str = ""  # full text for reports
     inputs: tuple = ()
@@ -220,6 +253,7 @@ class _Reference:
     stdout: str
     after: tuple
     error: Exception | None = None
+    kinds: tuple[Kind | None, ...] = ()  # the kind of each leaf of the result, before the snapshot
 
 
 class ItemMutableArray(np.ndarray):
@@ -275,7 +309,8 @@ def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> li
             if isinstance(error, UnboundLocalError) or is_generated_check(error):
                 references.append(_Reference(tuple(args), None, out.getvalue(), (), error))
             continue
-        references.append(_Reference(tuple(args), _snapshot(result), out.getvalue(), _snapshot(call_args)))
+        references.append(_Reference(tuple(args), _snapshot(result), out.getvalue(), _snapshot(call_args),
+                                     kinds=tuple(kinds(result))))
     return references
 
 
@@ -285,6 +320,9 @@ def _compare(reference: _Reference, mode: str, result: Any, stdout: str, after: 
     difference = _same(result, reference.result)
     if difference is not None:
         return Outcome("mismatch", "", mode, difference, reference.args, reference.result, result)
+    dtype = dtype_difference(result, list(reference.kinds), staged=mode.startswith("jit"))
+    if dtype is not None:
+        return Outcome("mismatch", f"dtype ({dtype.kinds})", mode, str(dtype), reference.args, reference.result, result)
     if stdout != reference.stdout:
         message = f"printed {stdout!r}\neager Python printed {reference.stdout!r}"
         return Outcome("mismatch", "stdout", mode, message, reference.args, reference.stdout, stdout)
@@ -327,6 +365,13 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
     return _compare(reference, mode, result, stdout, args if compare_arguments else None)
 
 
+def _has_hidden_effects(function: Callable) -> bool:
+    """Whether the program's module calls ``next`` or draws from a NumPy Generator, or a helper of it
+    stores into an item of a module-level container (program_helper_effects.py)."""
+    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=", Path(function.__code__.co_filename).read_text(),
+                          re.MULTILINE))
+
+
 def _has_finally(function: Callable) -> bool:
     """Whether the program has a ``finally`` (which may exit, and so drop a pending exception)."""
     original = autograph_lite.conversion.original_of(function)
@@ -348,12 +393,15 @@ def _raised_as_eager(error: Exception, expected: Exception, function: Callable) 
     return keeps_jax_error and isinstance(error, jax.errors.JaxRuntimeError) and str(error).endswith(reported)
 
 
-def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[str] = frozenset()) -> Outcome:
+def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[str] = frozenset(),
+                   dtype_changes: bool = False) -> Outcome:
     """Compare ``fn`` eagerly, ``convert(fn)`` on concrete inputs and ``jit(fn)`` traced, on every device.
 
-    ``maybe_used``: the names ``fn`` reads where they may be unassigned (documented limitations apply).
+    ``maybe_used``: the names ``fn`` reads where they may be unassigned; ``dtype_changes``: ``fn`` gives
+    a variable or an operand two dtypes (documented limitations apply to both).
     """
-    constructs = analyse(fn, maybe_used)
+    constructs = Checked(**vars(analyse(fn, maybe_used)), dtype_changes=dtype_changes,
+                         hidden_effects=_has_hidden_effects(fn))
     references = _references(fn, inputs, constructs.numpy_inputs)
     if not references:
         return Outcome("discarded")
@@ -381,6 +429,6 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
 def check_case(case: Case, directory: Path) -> Outcome:
     module = load_source(case.program.source, directory)
     try:
-        return check_function(module.f, case.inputs, case.program.maybe_used)
+        return check_function(module.f, case.inputs, case.program.maybe_used, "mixed_dtypes" in case.program.used)
     finally:
         sys.modules.pop(module.__name__, None)

@@ -31,12 +31,15 @@ only take positive constant divisors, and the generator tracks an upper bound of
 magnitude, wrapping an operand in ``jnp.clip`` where a product or sum could get too large. Inside
 loops, an assignment to a variable from before the loop is clipped to [-1000, 1000], and augmented
 assignments only add small loop-invariant values, so no value grows geometrically across iterations.
+Feature ``big_ints`` adds int constants and an int argument past 2**24 and keeps values up to 2**26
+outside loops; ``mixed_dtypes`` gives variables and operands two dtypes (program_mixed_dtypes.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import sys
 from collections.abc import Callable
 
@@ -47,11 +50,14 @@ from program_check import DOCUMENTED_LIMITATIONS, Outcome, check_case, check_fun
 from program_closures import Closures
 from program_containers import Containers
 from program_deletes import Deletes
+from program_exit_nests import ExitNests
 from program_expressions import Expressions
+from program_helper_effects import HelperEffects
 from program_indexing import Indexing
 from program_jax_refusals import JaxRefusals
 from program_loops import Loops
 from program_match import Matches
+from program_mixed_dtypes import MixedDtypes, big_int_values
 from program_model import (  # noqa: F401 - Case and regression_text re-exported
     AUG_BUDGET,
     AUG_PER_NEST,
@@ -102,6 +108,8 @@ FEATURES: dict[str, str] = {
     "zip": "for over zip(array, array)",
     "while": "counter-bounded while loops",
     "flag_while": "`d = False; while not d:` loops whose test turns traced in the first iteration",
+    "exit_nests": "a static loop with a break around a nest of static loops setting a flag, as Bellman-Ford's "
+    "rounds; loop variables read after their loops (program_exit_nests.py)",
     "early_return": "return at the end of an if branch (outside loops)",
     "augassign": "augmented assignments +=, -=, *=",
     "weak_init": "a float variable initialised with an int literal (acc = 0)",
@@ -113,6 +121,7 @@ FEATURES: dict[str, str] = {
     "loop_else": "for ... else / while ... else (only with break_continue)",
     "return_in_loop": "return at the end of an if branch inside a loop",
     "minmax_builtins": "min(a, b) / max(a, b) / abs(a) on traced values",
+    "special_floats": "float inputs that may be NaN, +-inf or -0.0",
     "maybe_undefined_use": "reads of a variable assigned on only some paths (Python may raise "
     "UnboundLocalError; the converter may reject it as a documented limitation)",
     "del": "`del v` of locals, re-assignments of deleted names in branches and loops, and reads "
@@ -125,6 +134,8 @@ FEATURES: dict[str, str] = {
     "array_helpers": "module-level helpers updating float arrays in place (checked on NumPy inputs)",
     "print": "print / f-strings with format specs, sep= and end= (stdout compared)",
     "pytrees": "tuples and dicts of values carried through loops and branches",
+    "helper_effects": "a helper bumping a module-level counter, next() on an iterator, NumPy Generator draws, "
+    "used as values in loops and branches (program_helper_effects.py)",
     "with_try": "with / try (finally, except + else) around statements that may exit (program_with_try.py)",
     "match": "match on an int scalar: literals, |, as, guards, captures, _ (program_match.py)",
     "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",
@@ -134,12 +145,16 @@ FEATURES: dict[str, str] = {
     "stacked_lists": "lists appended to in loops, read by jnp.stack / jnp.array / len (program_stacked_lists.py)",
     "transform_arguments": "module-level helpers with an if passed to jax.grad / map / functools.reduce / tree_map "
     "(program_transforms.py)",
+    "big_ints": "int constants and an int argument beyond 2**24, where float32 is no longer exact (program_mixed_dtypes.py)",
+    "mixed_dtypes": "ternaries, and / or, if branches and loop carries with int / float / bool operands "
+    "(program_mixed_dtypes.py)",
 }
-EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees"})
-OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins",
+EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
+                             "helper_effects"})
+OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
-                            "stacked_lists"}) | EFFECT_FEATURES
+                            "stacked_lists", "big_ints", "mixed_dtypes"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
@@ -167,7 +182,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):
@@ -259,7 +274,7 @@ class _Builder(StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, 
             return f"{name} = {text}", Var(name, t, 1, weak=True)
         e = self.floated(self.expr(t, scope), t)
         if t != "b":
-            e = self.clip(e, CLIP if (ctx.loops and not fresh) else CLIP_ABOVE)
+            e = self.clip(e, CLIP if (ctx.loops and not fresh) else self.clip_above)
         return f"{name} = {e.text}", Var(name, t, e.bound)
 
     def new_type(self) -> str:
@@ -290,7 +305,7 @@ class _Builder(StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, 
         x, e = self.fit([x, e], lambda a, b: a * c.bound + b)
         op = self.pick(["+", "-"])
         value = E(f"(({x.text} * {c.text}) {op} {e.text})", x.bound * c.bound + e.bound, x.flt or c.flt or e.flt)
-        value = self.clip(self.floated(value, target.type), CLIP if ctx.loops else CLIP_ABOVE)
+        value = self.clip(self.floated(value, target.type), CLIP if ctx.loops else self.clip_above)
         scope = scope.copy()
         bound = max(value.bound, target.bound) if ctx.loops else value.bound
         scope.define(dataclasses.replace(target, bound=bound, weak=False))
@@ -414,17 +429,22 @@ def programs(draw, features: frozenset[str] = DEFAULT_FEATURES, max_statements: 
     lines += prelude.lines + body.lines
     if not body.returns:
         lines = lines + [builder.return_statement(body.scope)]
+    lines = builder.entry_lines() + lines  # what the statements drawn above need first (helper_effects)
     module = "".join(part + "\n\n\n" for part in builder.module_parts.values())
     source = HEADER + module + f"def f({', '.join(name for name, _ in params)}):\n" + "\n".join(indent(lines)) + "\n"
     return Program(source, params, length, frozenset(features), frozenset(builder.maybe_used),
                    frozenset(builder.used))
 
 
-def values(t: str, length: int) -> st.SearchStrategy:
+def values(t: str, length: int, special_floats: bool = False) -> st.SearchStrategy:
     ints = st.integers(-3, INT_ARG)  # mostly non-negative: a traced range(n) mostly runs
     floats = st.integers(int(-FLOAT_ARG * 4), int(FLOAT_ARG * 4)).map(lambda k: k / 4)
+    if special_floats:  # where NaN's comparisons (always false) and signed zeros decide Python's choice
+        floats = st.one_of(floats, st.sampled_from([math.nan, math.inf, -math.inf, -0.0]))
     if t == "i":
         return ints.map(np.int32)
+    if t == "I":
+        return big_int_values()
     if t == "f":
         return floats.map(np.float32)
     element = ints if t == "vi" else floats
@@ -435,7 +455,8 @@ def values(t: str, length: int) -> st.SearchStrategy:
 @st.composite
 def cases(draw, features: frozenset[str] = DEFAULT_FEATURES, max_statements: int = 16) -> Case:
     program = draw(programs(features, max_statements))
-    one_input = st.tuples(*(values(t, program.length) for _, t in program.params))
+    special = "special_floats" in program.features
+    one_input = st.tuples(*(values(t, program.length, special) for _, t in program.params))
     inputs = draw(st.lists(one_input, min_size=1, max_size=3))
     return Case(program, tuple(inputs))
 

@@ -132,8 +132,16 @@ def _literal(value: Any) -> str:
     array = np.asarray(value)
     dtype = f"np.{array.dtype.name}"
     if array.ndim == 0:
-        return f"{dtype}({array.item()!r})"
-    return f"np.array({array.tolist()!r}, dtype={dtype})"
+        return f"{dtype}({_number(array.item())})"
+    return f"np.array([{', '.join(_number(item) for item in array.ravel().tolist())}], dtype={dtype})" \
+        if array.ndim == 1 else f"np.array({array.tolist()!r}, dtype={dtype})"
+
+
+def _number(item: Any) -> str:
+    """A scalar as source text; NaN and the infinities (special_floats) as expressions that evaluate."""
+    if isinstance(item, float) and not np.isfinite(item):
+        return "np.nan" if np.isnan(item) else ("np.inf" if item > 0 else "-np.inf")
+    return repr(item)
 
 
 def _result_text(value: Any) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..errors import ConversionError
 from .carry_errors import (
@@ -80,13 +81,20 @@ Tolerates = Callable[[Any, Any], bool]
 
 
 def _loop_tolerates(before: Any, after: Any) -> bool:
-    """A loop promotes a weakly typed entry value to the dtype its body gives it."""
-    return bool(before.weak_type)
+    """A loop promotes a weakly typed entry value to the dtype it shares with what its body gives it,
+    which must then be the body's dtype: a Python float entry cannot become an int32 carry."""
+    return bool(before.weak_type) and jnp.result_type(before, after) == after.dtype
 
 
 def _cond_tolerates(true: Any, false: Any) -> bool:
-    """A cond casts a weakly typed branch output to the other branch's dtype (see cond_adjustments)."""
-    return bool(true.weak_type or false.weak_type)
+    """A cond casts a weakly typed branch output to the dtype eager arithmetic gives both (see
+    cond_adjustments), where that dtype holds every value of a strongly typed one: an int32 beside a
+    Python float would become a float32, which loses its value past 2**24, where eager Python returns
+    the int32 as it is (a bool becomes a number exactly, as in a staged ``and`` / ``or``)."""
+    if not (true.weak_type or false.weak_type):
+        return False
+    joined = jnp.result_type(true, false)
+    return all(side.weak_type or np.can_cast(side.dtype, joined, "safe") for side in (true, false))
 
 
 def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Difference]:

@@ -153,13 +153,14 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
     The choice made at run time has one dtype, the operands' common one, where Python returns one
     operand as it is: a float32 for an int32 operand would lose its value past 2**24. A bool, or an
     int16 beside a float32, is held exactly (``False`` becomes ``0.0``, equal to it). A weakly typed
-    operand (a Python number's) takes the other's dtype, as in JAX arithmetic and a staged ternary.
+    operand (a Python number's) takes the common dtype as it is, as in JAX arithmetic and a staged
+    ternary; only a strongly typed operand must be held exactly (not an int32 beside a Python float).
     """
     left_type, right_type = jax.typeof(left), jax.typeof(right)
-    if left_type.dtype == right_type.dtype or left_type.weak_type or right_type.weak_type:
+    if left_type.dtype == right_type.dtype:
         return
-    common = jnp.promote_types(left_type.dtype, right_type.dtype)
-    if np.can_cast(left_type.dtype, common, "safe") and np.can_cast(right_type.dtype, common, "safe"):
+    common = jnp.result_type(left_type, right_type)
+    if all(side.weak_type or np.can_cast(side.dtype, common, "safe") for side in (left_type, right_type)):
         return
     raise StagingTypeError(
         f"{_SELECTED[construct]} are {type_string(left)} and {type_string(right)}, and the first is "

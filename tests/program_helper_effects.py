@@ -1,0 +1,67 @@
+"""Effects hidden in what an expression calls, in generated programs (feature ``helper_effects``).
+
+A helper that bumps a module-level counter (``COUNTER[0] += 1``), ``next`` on an iterator from before
+the loop, a draw from a NumPy ``Generator``: each changes state that outlives the statement, and
+inside a staged branch or loop body it would happen once while tracing instead of once per
+iteration, a silent wrong value. The converter must run such a statement as Python (a static loop's
+trial sees the effect) or refuse it with a located error; the generator puts these calls everywhere
+an int leaf can go: in loops over static and traced ranges, in ``while`` tests, in branches.
+
+``f`` starts by resetting the state (``COUNTER[0] = 0``, a new iterator over :data:`STEPS`, a
+Generator with a fixed seed), so every run of ``f`` (eager, converted, jitted) starts from the same
+state. ``next`` takes a default (``next(steps, 0)``), so an exhausted iterator never raises.
+"""
+
+from __future__ import annotations
+
+from program_model import E, Scope
+
+COUNTER_BOUND = 4  # tick() is COUNTER[0] % 5
+STEPS = (3, -1, 4, 1, -5, 2, -6, 5)
+MODULE_PARTS = {
+    "COUNTER": "COUNTER = [0]",
+    "tick": "def tick():\n    COUNTER[0] += 1\n    return COUNTER[0] % 5",
+    "STEPS": f"STEPS = {STEPS!r}",
+    "numpy": "import numpy as np",
+}
+# What f must run first for each kind of leaf, before any leaf can be drawn.
+ENTRIES = {
+    "counter": "COUNTER[0] = 0",
+    "iterator": "steps = iter(STEPS)",
+    "generator": "rng = np.random.default_rng(7)",
+}
+
+
+class HelperEffects:
+    """Int leaves that change hidden state: ``tick()``, ``next(steps, 0)``, ``int(rng.integers(0, 5))``."""
+
+    entries: frozenset[str] = frozenset()  # the kinds of hidden state the program uses (see ENTRIES)
+
+    def extra_leaves(self, t: str, scope: Scope) -> list:
+        options = super().extra_leaves(t, scope)
+        if self.has("helper_effects") and t == "i":
+            options += [self.tick_leaf, self.next_leaf, self.draw_leaf]
+        return options
+
+    def hidden_state(self, kind: str, *parts: str) -> None:
+        """Note that ``f`` uses hidden state of ``kind``: its module parts and its reset at entry."""
+        self.used.add("helper_effects")
+        for part in parts:
+            self.module_parts[part] = MODULE_PARTS[part]
+        self.entries = self.entries | {kind}
+
+    def tick_leaf(self) -> E:
+        self.hidden_state("counter", "COUNTER", "tick")
+        return E("tick()", COUNTER_BOUND, False)
+
+    def next_leaf(self) -> E:
+        self.hidden_state("iterator", "STEPS")
+        return E("next(steps, 0)", max(abs(step) for step in STEPS), False)
+
+    def draw_leaf(self) -> E:
+        self.hidden_state("generator", "numpy")
+        return E("int(rng.integers(0, 5))", 4, False)
+
+    def entry_lines(self) -> list[str]:
+        """The first statements of ``f``: the resets of the hidden state its leaves use."""
+        return [line for kind, line in ENTRIES.items() if kind in self.entries]
