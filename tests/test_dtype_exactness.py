@@ -142,3 +142,35 @@ def test_generated_programs_with_big_ints_and_mixed_dtypes_match_eager(tmp_path)
 
     matches_eager()
     assert DTYPE_FEATURES <= used, f"none of the {DTYPE_PROGRAMS} programs used {sorted(DTYPE_FEATURES - used)}"
+
+
+def python_float_or_half(k, x):
+    if k == 0:
+        y = -10.0
+    else:
+        y = x
+    return x * y
+
+
+def python_numbers_or_half_chain(k, x):
+    if k == 0:
+        y = -10.0
+    elif k == 1:
+        y = 0.5
+    elif k == 2:
+        y = 3
+    else:
+        y = x
+    return x * y
+
+
+@pytest.mark.parametrize("function", [python_float_or_half, python_numbers_or_half_chain])
+@pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16])
+def test_a_python_number_beside_a_half_precision_array_takes_its_dtype(function, dtype):
+    # the join of a weakly typed output with another took jnp.result_type of the abstract types, which
+    # ignores the weak type: float32, so x * y was computed in float32 (-10.996 for eager's -11.0)
+    for k in range(4):
+        x = jnp.asarray(1.1, dtype)
+        got, want = autograph_lite.jit(function)(jnp.int32(k), x), function(k, x)
+        assert got.dtype == want.dtype == dtype
+        assert float(got) == float(want)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 from support import assert_same
 
 import autograph_lite
@@ -255,3 +256,21 @@ def list_carry(x):
 def test_a_mutable_container_in_the_carry_is_never_traced_aside() -> None:
     assert "after 1 Python iterations" in explained(list_carry, jnp.float32(1.0))
     assert_same(autograph_lite.jit(list_carry)(jnp.float32(1.0)), list_carry(jnp.float32(1.0)))
+
+
+def always_failing_check(x):
+    done = False
+    w = 0
+    while not done:
+        w = w + 1
+        done = x > 3 or w >= 2
+        assert 1.0 not in (3, 1), "check 3"
+    return w
+
+
+def test_a_body_whose_every_path_raises_raises_eagers_exception() -> None:
+    # the trial's trace stops where every path raises; the iteration then runs as Python and raises
+    with pytest.raises(AssertionError, match="check 3"):
+        always_failing_check(jnp.float32(1.0))
+    with pytest.raises(AssertionError, match="check 3"):
+        autograph_lite.jit(always_failing_check)(jnp.float32(1.0))

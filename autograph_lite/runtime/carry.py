@@ -80,20 +80,30 @@ def describe(value: Any, *, article: bool = True) -> str:
 Tolerates = Callable[[Any, Any], bool]
 
 
+_PYTHON_SCALAR_OF_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def joined_dtype(*types: Any) -> Any:
+    """The dtype eager arithmetic gives values of these abstract types. A weakly typed one stands for
+    the Python scalar it was made from, which takes the other's dtype (``-10.0`` beside a float16 is
+    float16); ``jnp.result_type`` of the abstract types themselves would ignore the weak type."""
+    return jnp.result_type(*(_PYTHON_SCALAR_OF_KIND[t.dtype.kind] if t.weak_type else t.dtype for t in types))
+
+
 def _loop_tolerates(before: Any, after: Any) -> bool:
     """A loop promotes a weakly typed entry value to the dtype it shares with what its body gives it,
     which must then be the body's dtype: a Python float entry cannot become an int32 carry."""
-    return bool(before.weak_type) and jnp.result_type(before, after) == after.dtype
+    return bool(before.weak_type) and joined_dtype(before, after) == after.dtype
 
 
-def _cond_tolerates(true: Any, false: Any) -> bool:
+def cond_tolerates(true: Any, false: Any) -> bool:
     """A cond casts a weakly typed branch output to the dtype eager arithmetic gives both (see
     cond_adjustments), where that dtype holds every value of a strongly typed one: an int32 beside a
     Python float would become a float32, which loses its value past 2**24, where eager Python returns
     the int32 as it is (a bool becomes a number exactly, as in a staged ``and`` / ``or``)."""
     if not (true.weak_type or false.weak_type):
         return False
-    joined = jnp.result_type(true, false)
+    joined = joined_dtype(true, false)
     return all(side.weak_type or np.can_cast(side.dtype, joined, "safe") for side in (true, false))
 
 
@@ -325,7 +335,7 @@ def cond_adjustments(
     for name, left, right in zip(true.names, true.rebuild(true.arrays), false.rebuild(false.arrays)):
         if isinstance(left, Undefined) != isinstance(right, Undefined):
             raise assigned_in_one_branch(name, "true" if isinstance(right, Undefined) else "false", sides.site)
-    found = differences(true, false, _cond_tolerates)
+    found = differences(true, false, cond_tolerates)
     hidden = _one_branch_values(true, false, found, current, sides)
     if hidden:
         return {key: dataclasses.replace(current[key], hidden=current[key].hidden + hidden) for key in current}
@@ -362,7 +372,7 @@ def _cond_casts(true: Split, false: Split) -> dict[str, tuple[Any, ...]]:
     difference is a weakly typed Python scalar: both take the dtype eager arithmetic gives them."""
     casts: dict[str, list[Any]] = {"true": [], "false": []}
     for left, right in zip(true.arrays, false.arrays):
-        joined = jnp.result_type(left, right)
+        joined = joined_dtype(jax.typeof(left), jax.typeof(right))
         casts["true"].append(joined if jax.typeof(left).dtype != joined else None)
         casts["false"].append(joined if jax.typeof(right).dtype != joined else None)
     return {key: tuple(value) for key, value in casts.items()}

@@ -33,7 +33,7 @@ from jax.extend import core as jex_core
 
 from . import appends, report
 from .carry_errors import Site
-from .raises import AssignedIfRan
+from .raises import AssignedIfRan, PathRaises
 from .values import OneBranchValue, Split, Undefined, cell_contents_or, is_traced
 
 _IMMUTABLE_LEAVES = (jax.Array, bool, int, float, complex, str, bytes, type(None), np.generic, types.FunctionType,
@@ -69,7 +69,7 @@ def traced_aside(test: Callable, body: Callable, state: tuple, names: tuple[str,
 
     try:
         closed = jax.make_jaxpr(first_iteration)()
-    except Exception:  # an effect refused, or an error the iteration run as Python raises where it belongs
+    except (Exception, PathRaises):  # an effect refused, or what the iteration run as Python raises where it belongs
         return None
     stage = found["traced"] and _carried_alike(Split.of(state, names), Split.of(found["after"], names))
     return FirstIteration(stage, functools.partial(_replayed, closed, found))

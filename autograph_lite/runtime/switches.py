@@ -8,13 +8,14 @@ test, and run the tests one after another. Every other subject (concrete, a floa
 array) runs exactly the nested ``if_stmt`` calls the chain would have been: Python's ``==`` in
 order for a concrete one (``1.0 == 1`` holds), a nested ``lax.cond`` per test for a traced one.
 
-The switch adjusts its branches as a staged ``if`` does in two cases only, where the result cannot
-differ from the nested conds': a name that a branch leaves unassigned where no read can see it
-starts as zeros there, and a branch that raises at run time returns zeros. Any other difference
-between the branches' outputs (a weakly typed scalar against an array of another dtype, whose
-promotion nested conds decide pair by pair; a mismatch that must be reported; a read of an
-unassigned name) stages the chain as the nested conds, with :mod:`.conditionals`' adjustments and
-errors.
+The switch adjusts its branches' outputs exactly as the nested conds would, so that its results
+(values, dtypes, weak types) are theirs: a name that a branch leaves unassigned where no read can see
+it starts as zeros there; a branch that raises at run time returns zeros (its check fires only when
+the index selects it); a weakly typed Python scalar meeting another dtype is converted in each
+branch through the dtypes the nested conds, innermost first, would convert it to. Any other
+difference between the branches' outputs (a mismatch that must be reported, a read of an unassigned
+name, a name bound only if a loop ran) stages the chain as the nested conds, with
+:mod:`.conditionals`' adjustments and errors.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from jax import lax
 
 from ..errors import UnassignedReadError
 from . import report
-from .carry import Carried
+from .carry import Carried, cond_tolerates, joined_dtype
 from .carry_errors import Site
 from .conditionals import if_stmt, refuse_effect, run_on_copies
 from .locations import location_of
@@ -162,44 +163,60 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
 
     As in a staged ``if``: a name that a branch leaves unassigned where no read can see it, and that
     another branch assigns, starts as zeros there; a branch that raises at run time (:mod:`.raises`)
-    returns zeros of another branch's outputs. Each is traced again once the others are known.
+    returns zeros of the switch's outputs; an output whose dtypes differ where a weakly typed value
+    meets another dtype is converted in each branch as the nested conds would convert it
+    (:func:`_leaf_conversions`). Each is traced again once the others are known.
     """
     ordered = (chain.branches[-1], *chain.branches[:-1])
     traces = _Traces([None] * len(ordered))
-    for _attempt in range(len(ordered) + 2):
-        traces.raised.clear()
+    for _attempt in range(len(ordered) + 3):
+        traces.splits, traces.raised = [None] * len(ordered), set()
         traced = [_traced(index, position, branch, chain, traces) for position, branch in enumerate(ordered)]
         try:
             arrays = lax.switch(index, traced)
-        except (TypeError, _NotAsIs):
-            arrays = None
+        except TypeError:
+            arrays = None  # the dtypes differ, or a raising branch did not know what to return yet
+        except _NotAsIs:
+            return None
         if traces.fill_placeholders():
+            traces.applied = None  # the filled branches return other leaves: plan again
             continue
-        if arrays is None:
-            if traces.raised and traces.template is not None and not traces.retried:
-                traces.retried = True  # a raising branch now knows what to return
-                continue
+        plan = traces.plan()
+        if plan is None:
             return None
-        reference = traces.template
-        returned = [split for k, split in enumerate(traces.splits) if k not in traces.raised]
-        if reference is None or any(split is None or split.first_difference(reference) is not None for split in returned):
-            return None
-        outputs = reference.rebuild(arrays)
-        report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
-                      Carried(chain.names, outputs), traces.notes(ordered, chain.names))
-        return outputs
+        if arrays is not None and (plan == traces.applied or (traces.applied is None and not plan.converts)):
+            outputs = plan.template.rebuild(arrays)
+            report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
+                          Carried(chain.names, outputs), traces.notes(ordered, chain.names))
+            return outputs
+        traces.applied = plan
     return None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """How the branches' outputs become the switch's: per branch (in ``lax.switch`` order) and array
+    output, the dtypes its value is converted through, and the switch's output types."""
+
+    template: Split = dataclasses.field(compare=False)  # a returning branch's outputs: everyone's structure
+    conversions: tuple[tuple[tuple[Any, ...], ...], ...]
+    outputs: tuple[jax.ShapeDtypeStruct, ...]
+
+    @property
+    def converts(self) -> bool:
+        return any(path for branch in self.conversions for path in branch)
 
 
 @dataclasses.dataclass
 class _Traces:
-    """What the traces of one switch found: each branch's outputs (abstract), the branches that raise,
-    and per branch the names it starts as zeros (output index: the value another branch gives it)."""
+    """What the traces of one switch found: each branch's outputs (abstract, before any conversion),
+    the branches that raise, per branch the names it starts as zeros (output index: the value another
+    branch gives it), and the plan the last attempt traced with."""
 
     splits: list[Split | None]
     raised: set[int] = dataclasses.field(default_factory=set)
     fills: dict[int, dict[int, Any]] = dataclasses.field(default_factory=dict)
-    retried: bool = False
+    applied: _Plan | None = None
 
     @property
     def template(self) -> Split | None:
@@ -221,23 +238,111 @@ class _Traces:
                     added = True
         return added
 
+    def plan(self) -> _Plan | None:
+        """The conversions that make every branch return the nested conds' types; ``None`` where there
+        are none: a branch not traced to its end, outputs of another structure, Python leaves or shape,
+        a dtype difference between two strongly typed values, every branch raising."""
+        template = self.template
+        returning = [None if k in self.raised else split for k, split in enumerate(self.splits)]
+        if template is None or any(split is None for k, split in enumerate(returning) if k not in self.raised) \
+                or any(split.first_difference(template) is not None for split in returning if split is not None):
+            return None
+        filled = [self.filled_leaves(k, template) for k in range(len(returning))]
+        per_leaf = [_leaf_conversions([None if split is None else split.arrays[leaf] for split in returning],
+                                      {k for k, leaves in enumerate(filled) if leaf in leaves})
+                    for leaf in range(len(template.arrays))]
+        leaves = [found for found in per_leaf if found is not None]
+        if len(leaves) != len(per_leaf):
+            return None
+        conversions = tuple(tuple(paths[position] for paths, _ in leaves) for position in range(len(returning)))
+        return _Plan(template, conversions, tuple(output for _, output in leaves))
+
+    def filled_leaves(self, position: int, template: Split) -> set[int]:
+        """The array outputs of the branch at ``position`` that are zeros standing for unassigned names."""
+        return {leaf for slot in self.fills.get(position, {}) for leaf in template.slots[slot] if not isinstance(leaf, tuple)}
+
     def notes(self, ordered: tuple[Branch, ...], names: tuple[str, ...]) -> list[str]:
-        """What ``explain`` adds: the zeros each branch returns in place of what it does not compute."""
+        """What ``explain`` adds: the zeros each branch returns in place of what it does not compute,
+        and the outputs it converts."""
         found = [f"the branch at line {location_of(ordered[k]).lineno} raises: it returns zeros" for k in sorted(self.raised)]
         for position, slots in sorted(self.fills.items()):
             for slot in slots:
                 found.append(f"{report.readable(names[slot])} starts as zeros in the branch at line "
                              f"{location_of(ordered[position]).lineno} (assigned before every read)")
+        plan = self.applied
+        if plan is not None:
+            owners = plan.template.array_names()
+            for position, branch in enumerate(plan.conversions):
+                found += [f"{report.readable(owners[leaf])} promoted to {jnp.dtype(path[-1]).name} in the branch at line "
+                          f"{location_of(ordered[position]).lineno} (weakly typed Python scalar)"
+                          for leaf, path in enumerate(branch)
+                          if path and position not in self.raised and leaf not in self.filled_leaves(position, plan.template)]
         return found
 
 
+def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[Any, ...], ...], jax.ShapeDtypeStruct] | None:
+    """For one array output, given its type in each branch in ``lax.switch`` order (``None``: the branch
+    raises; ``zeros``: the branches where it is zeros standing for a name left unassigned): the dtypes
+    each branch converts it through, and the switch's output type; ``None`` where the nested conds
+    would not unify the types.
+
+    The nested conds are ``cond(test 0, branch 0, cond(test 1, branch 1, ... else))``. Innermost
+    first, each joins its two sides as a staged ``if`` does (:func:`.carry.cond_adjustments`): a
+    dtype difference is allowed where the cond allows it (one side weakly typed, and the joined dtype
+    holding the other's values: ``carry.cond_tolerates``, shared so that the two cannot drift apart);
+    both sides convert to their ``jnp.result_type`` (as ``carry._cond_casts`` computes it); the cond's
+    output has its false side's type (a converted value is strongly typed). A side that raises, or
+    leaves the name unassigned, returns strongly typed zeros of the other side's type. So the value of
+    a branch is converted at its own cond and at each enclosing cond that changes the dtype, and the
+    switch converts it through the same dtypes, in that order; zeros convert to the output's dtype at
+    once.
+    """
+    computed = [None if k in zeros else aval for k, aval in enumerate(avals)]
+    inner = computed[0]  # the else: the false side of the innermost cond
+    joined: list[Any] = [None] * (len(avals) - 1)  # the dtype of the cond of each test
+    for level in reversed(range(len(joined))):
+        test = computed[level + 1]
+        if test is None or inner is None:
+            inner = inner if test is None else _strongly_typed(test, test.dtype)
+            joined[level] = None if inner is None else inner.dtype
+            continue
+        if test.shape != inner.shape or (test.dtype != inner.dtype and not cond_tolerates(test, inner)):
+            return None
+        joined[level] = joined_dtype(test, inner)
+        if joined[level] != inner.dtype:
+            inner = _strongly_typed(inner, joined[level])
+    if inner is None:
+        return None
+    paths = [_conversion_path(computed[0], joined[::-1])]
+    paths += [_conversion_path(computed[level + 1], joined[level::-1]) for level in range(len(joined))]
+    paths = [_conversion_path(avals[k], [inner.dtype]) if k in zeros else path for k, path in enumerate(paths)]
+    return tuple(paths), inner
+
+
+def _strongly_typed(aval: Any, dtype: Any) -> jax.ShapeDtypeStruct:
+    return jax.ShapeDtypeStruct(aval.shape, dtype)
+
+
+def _conversion_path(aval: Any, dtypes: list[Any]) -> tuple[Any, ...]:
+    """The dtypes that a value of type ``aval`` is converted to, in order, as it meets ``dtypes``."""
+    if aval is None:
+        return ()
+    path: list[Any] = []
+    current = aval.dtype
+    for dtype in dtypes:
+        if dtype != current:
+            path.append(dtype)
+            current = dtype
+    return tuple(path)
+
+
 class _NotAsIs(Exception):
-    """A branch cannot be traced as it is for the switch (it reads an unassigned name, or it raises
-    before any other branch has returned)."""
+    """A branch cannot be traced as it is for the switch: it reads an unassigned name."""
 
 
 def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, traces: _Traces) -> Callable[[], list[Any]]:
-    """The function ``lax.switch`` traces for the branch at ``position``; it leaves its outputs' split."""
+    """The function ``lax.switch`` traces for the branch at ``position``; it leaves its outputs' split
+    and returns them converted as ``traces.applied`` says."""
 
     def traced_branch() -> list[Any]:
         try:
@@ -245,17 +350,31 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
                 values = _run_branch(branch, chain)
         except PathRaises:
             traces.raised.add(position)
-            template = traces.template
-            if template is None:
-                raise _NotAsIs() from None
-            return [jnp.zeros(array.shape, array.dtype) for array in template.arrays]
+            return _raising_outputs(traces)
         for slot, value in traces.fills.get(position, {}).items():
             values[slot] = zeros_like_value(value)
         split = Split.of(values, chain.names)
         traces.splits[position] = split.abstract()
-        return split.arrays
+        if traces.applied is None:
+            return split.arrays
+        return [_converted(array, path) for array, path in zip(split.arrays, traces.applied.conversions[position])]
 
     return traced_branch
+
+
+def _raising_outputs(traces: _Traces) -> list[Any]:
+    """What a branch that raises at run time returns: zeros of the switch's outputs, once known (until
+    then, of the outputs of a branch traced before it, or nothing, and ``lax.switch`` fails)."""
+    if traces.applied is not None:
+        return [jnp.zeros(aval.shape, aval.dtype) for aval in traces.applied.outputs]
+    template = traces.template
+    return [] if template is None else [jnp.zeros(array.shape, array.dtype) for array in template.arrays]
+
+
+def _converted(array: Any, path: tuple[Any, ...]) -> Any:
+    for dtype in path:
+        array = lax.convert_element_type(array, dtype)
+    return array
 
 
 def _run_branch(branch: Branch, chain: _Chain) -> list[Any]:
