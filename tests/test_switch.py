@@ -633,7 +633,9 @@ def python_floats_only(k, x):
 
 
 def weak_float_meets_int(k, x):
-    """A traced k is strongly typed: the conds unify it with a Python float, not the reverse order."""
+    """A traced k is strongly typed, so the inner conds' y is a strongly typed int32 (the output of a
+    cond is strongly typed where a branch's value is), and a Python float beside it would make it a
+    float32, which loses int32 values past 2**24: refused, by the switch as by the nested conds."""
     if k == 0:
         y = 0.5
     elif k == 1:
@@ -684,7 +686,7 @@ def returns_a_python_int_in_a_loop(k, x):
     return x
 
 
-WEAK = [(weak_scalar_in_one_branch, F32), (weak_or_array, F32), (python_floats_only, F32), (weak_float_meets_int, F32),
+WEAK = [(weak_scalar_in_one_branch, F32), (weak_or_array, F32), (python_floats_only, F32),
         (weak_int_meets_narrow_float, jnp.float16), (weak_int_meets_narrow_float, jnp.bfloat16), (promoted_twice, F32),
         (returns_a_python_int_in_a_loop, F32), (weak_scalar_and_raising_else, F32)]
 
@@ -744,3 +746,13 @@ def test_dtypes_that_differ_with_no_weak_scalar_are_the_nested_conds_error(neste
         nested_conds()
     assert messages[0] == messages[1]
     assert "'y' is i32[] in the true branch" in messages[0], messages[0]
+
+
+def test_a_python_float_beside_a_strongly_typed_int_is_refused_as_the_nested_conds_refuse_it(nested_conds):
+    messages = []
+    for _ in range(2):  # the switch's attempt, then the nested conds alone
+        with pytest.raises(autograph_lite.StagingTypeError) as raised:
+            _fresh_jaxpr(weak_float_meets_int, I32(1), F32(1.5))
+        messages.append(str(raised.value))
+        nested_conds()
+    assert messages[0] == messages[1] and "'y' is weakly typed f32[]" in messages[0], messages

@@ -10,7 +10,7 @@ again; a genuine difference becomes a ``StagingTypeError`` naming the variable.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -123,10 +123,34 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
             assert failure is not None
             raise failure
         adjustments = improved
-    outputs = splits["true"].rebuild(arrays)
+    outputs = splits["true"].rebuild(strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]]))
     report.record(site, "lax.cond", "the condition is traced", Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
     return outputs
+
+
+def strongly_typed_where_a_branch_is(arrays: Sequence[Any], branches: Sequence[Split]) -> list[Any]:
+    """The outputs of a ``lax.cond`` / ``lax.switch``, strongly typed where some branch's value is.
+
+    Both give each output the weak type of the branch they trace first (the false one, the final
+    ``else``), so a weakly typed value there (``s = jnp.arange(3) * 0.5``, a Python number) made the
+    output weakly typed on every path, where eager Python's value is strongly typed on the paths of
+    the strongly typed branches: ``s + x_bf16`` after it would compute in bfloat16 where eager
+    computes in float32. Strongly typed is what ``jnp.where`` of the two gives; on a weakly typed
+    branch's path eager has a Python number or a weakly typed value, which staged code returns as an
+    array of its dtype anyway (the documented difference).
+    """
+    result = []
+    for index, array in enumerate(arrays):
+        aval = jax.typeof(array)
+        if aval.weak_type and any(not _weakly_typed(split.arrays[index]) for split in branches):
+            array = lax.convert_element_type(array, aval.dtype)
+        result.append(array)
+    return result
+
+
+def _weakly_typed(value: Any) -> bool:
+    return bool(value.weak_type if isinstance(value, jax.ShapeDtypeStruct) else jax.typeof(value).weak_type)
 
 
 @dataclasses.dataclass

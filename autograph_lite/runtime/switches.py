@@ -33,7 +33,7 @@ from ..errors import UnassignedReadError
 from . import report
 from .carry import Carried, cond_tolerates, joined_dtype
 from .carry_errors import Site
-from .conditionals import if_stmt, refuse_effect, run_on_copies
+from .conditionals import if_stmt, refuse_effect, run_on_copies, strongly_typed_where_a_branch_is
 from .locations import location_of
 from .logic import or_
 from .raises import PathRaises
@@ -185,7 +185,8 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
         if plan is None:
             return None
         if arrays is not None and (plan == traces.applied or (traces.applied is None and not plan.converts)):
-            outputs = plan.template.rebuild(arrays)
+            given = [split for k, split in enumerate(traces.splits) if split is not None and k not in traces.raised]
+            outputs = plan.template.rebuild(strongly_typed_where_a_branch_is(arrays, given))
             report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
                           Carried(chain.names, outputs), traces.notes(ordered, chain.names))
             return outputs
@@ -309,8 +310,8 @@ def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[An
         if test.shape != inner.shape or (test.dtype != inner.dtype and not cond_tolerates(test, inner)):
             return None
         joined[level] = joined_dtype(test, inner)
-        if joined[level] != inner.dtype:
-            inner = _strongly_typed(inner, joined[level])
+        if joined[level] != inner.dtype or (inner.weak_type and not test.weak_type):
+            inner = _strongly_typed(inner, joined[level])  # as the cond's output (strongly_typed_where_a_branch_is)
     if inner is None:
         return None
     paths = [_conversion_path(computed[0], joined[::-1])]

@@ -30,4 +30,4 @@ INPUTS = [
     (np.float32(1.5), np.int32(1), ),
     (np.float32(1.5), np.int32(0), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
