@@ -174,3 +174,39 @@ def test_a_python_number_beside_a_half_precision_array_takes_its_dtype(function,
         got, want = autograph_lite.jit(function)(jnp.int32(k), x), function(k, x)
         assert got.dtype == want.dtype == dtype
         assert float(got) == float(want)
+
+
+def python_int_or_uint8(k, v):
+    if k > 0:
+        y = 70000
+    else:
+        y = v
+    return y + 0
+
+
+def python_int_or_uint8_ternary(k, v):
+    return 70000 if k > 0 else v
+
+
+def python_int_or_uint8_chain(k, v):
+    if k == 0:
+        y = v
+    elif k == 1:
+        y = v + 1
+    else:
+        y = 300
+    return y
+
+
+@pytest.mark.parametrize("function", [python_int_or_uint8, python_int_or_uint8_ternary])
+def test_a_python_int_beside_a_narrow_int_keeps_its_value(function):
+    # a weakly typed int joined as a Python int would be a uint8: 70000 wrapped to 112 (a review found it)
+    for k in (0, 1):
+        got, want = autograph_lite.jit(function)(jnp.int32(k), jnp.uint8(3)), function(k, jnp.uint8(3))
+        assert int(got) == int(want)
+
+
+def test_a_python_int_beside_a_narrow_int_in_nested_conds_is_refused_not_wrapped():
+    # eager: 300 on one path, a uint8 on the others; one staged dtype cannot be both (uint8 wrapped 300 to 44)
+    with pytest.raises(autograph_lite.StagingTypeError, match="'y'"):
+        autograph_lite.jit(python_int_or_uint8_chain)(jnp.int32(2), jnp.uint8(3))

@@ -276,3 +276,36 @@ def draw_outside_loops(x):
 
 def test_draws_outside_staged_code_are_unchanged():
     assert_same(autograph_lite.jit(draw_outside_loops)(F32(1.0)), draw_outside_loops(F32(1.0)))
+
+
+YS = [1.0, 2.0]
+
+
+def first_of_a_fresh_iterator_in_a_branch(x):
+    if x > 0:
+        y = next(iter(YS))
+    else:
+        y = 0.0
+    return y + x
+
+
+def iterator_from_outside_the_branch(x):
+    it = iter(YS)
+    if x > 0:
+        y = next(it)
+    else:
+        y = 0.0
+    return y + next(it)
+
+
+def test_next_of_an_iterator_made_in_the_same_staged_code_is_eagers():
+    # iter() made it inside the branch's trace: advancing it once there is what eager does (a review
+    # found the refusal of this idiom)
+    for x in (1.0, -1.0):
+        assert float(autograph_lite.jit(first_of_a_fresh_iterator_in_a_branch)(jnp.float32(x))) == \
+            float(first_of_a_fresh_iterator_in_a_branch(jnp.float32(x)))
+
+
+def test_next_of_an_iterator_made_outside_a_staged_branch_is_refused():
+    with pytest.raises(autograph_lite.ConversionError, match="advances an iterator"):
+        autograph_lite.jit(iterator_from_outside_the_branch)(jnp.float32(-1.0))

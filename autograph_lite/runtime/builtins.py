@@ -200,6 +200,12 @@ def _bool(value: Any = False) -> Any:
     return truth_of_one_element(array)
 
 
+def _iter(*args: Any) -> Any:
+    made = builtins.iter(*args)
+    effects.note_made_iterator(made)
+    return made
+
+
 def _next(iterator: Any, /, *default: Any) -> Any:
     effects.check_advance(iterator)
     return builtins.next(iterator, *default)
@@ -218,4 +224,5 @@ TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.bool: _bool,
     builtins.print: printing.print_,
     builtins.next: _next,
+    builtins.iter: _iter,
 }

@@ -80,14 +80,20 @@ def describe(value: Any, *, article: bool = True) -> str:
 Tolerates = Callable[[Any, Any], bool]
 
 
-_PYTHON_SCALAR_OF_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+_PYTHON_SCALAR_OF_KIND = {"f": float, "c": complex}
 
 
 def joined_dtype(*types: Any) -> Any:
-    """The dtype eager arithmetic gives values of these abstract types. A weakly typed one stands for
-    the Python scalar it was made from, which takes the other's dtype (``-10.0`` beside a float16 is
-    float16); ``jnp.result_type`` of the abstract types themselves would ignore the weak type."""
-    return jnp.result_type(*(_PYTHON_SCALAR_OF_KIND[t.dtype.kind] if t.weak_type else t.dtype for t in types))
+    """The one dtype for values of these abstract types, from two branches or a loop's entry and body.
+
+    A weakly typed float stands for the Python float it was made from, which takes the other's
+    float dtype, as eager arithmetic does (``-10.0`` beside a float16 is float16, so ``x * y`` after it
+    is float16 arithmetic, as eagerly); ``jnp.result_type`` of the abstract types would ignore the
+    weak type and give float32. A weakly typed int keeps its own dtype: as a Python int beside a
+    uint8 it would become a uint8, and ``70000`` would wrap to 112.
+    """
+    return jnp.result_type(*(_PYTHON_SCALAR_OF_KIND.get(t.dtype.kind, t.dtype) if t.weak_type else t.dtype
+                             for t in types))
 
 
 def _loop_tolerates(before: Any, after: Any) -> bool:

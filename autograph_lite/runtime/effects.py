@@ -119,18 +119,28 @@ def changes_random_state(function: Any) -> bool:
 def check_advance(iterator: Any) -> None:
     """Before ``next(iterator)`` from converted code: refuse it inside staged code.
 
-    An iterator (a generator, ``iter(xs)``) carries no proof of where it was made, so even one
-    created inside the trace is refused there: the statement then runs as Python, or the error says
-    how to do without it.
+    An iterator that ``iter()`` made in the same staged code (``next(iter(ys))``) is private to it
+    (:func:`note_made_iterator`); any other (a generator, an iterator from outside) carries no proof
+    of where it was made and is refused: the statement then runs as Python, or the error says how to
+    do without it.
     """
     context = appends.innermost()
     if context is None or not hasattr(type(iterator), "__next__"):
         return  # outside staged code; or not an iterator, which next() itself refuses
+    if any(made is iterator for made in context.made_iterators):
+        return
     call = f"next() on a {type(iterator).__name__}, which advances an iterator"
     _refuse(
         f"calls {call}", f"this call of {call},", context,
         "index a list or an array with the loop counter (xs[i]) instead of advancing an iterator",
     )
+
+
+def note_made_iterator(iterator: Any) -> None:
+    """After ``iter()`` from converted code: inside staged code, the new iterator is that code's own."""
+    context = appends.innermost()
+    if context is not None:
+        context.made_iterators.append(iterator)
 
 
 def check_item_assignment(container: Any, outer_name: str | None = None) -> None:
