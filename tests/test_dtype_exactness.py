@@ -210,3 +210,28 @@ def test_a_python_int_beside_a_narrow_int_in_nested_conds_is_refused_not_wrapped
     # eager: 300 on one path, a uint8 on the others; one staged dtype cannot be both (uint8 wrapped 300 to 44)
     with pytest.raises(autograph_lite.StagingTypeError, match="'y'"):
         autograph_lite.jit(python_int_or_uint8_chain)(jnp.int32(2), jnp.uint8(3))
+
+
+def python_int_entry_then_uint8(n, v, start):
+    y = start
+    for i in range(n):
+        y = v
+    return y
+
+
+def test_a_python_int_entering_a_loop_that_makes_it_a_uint8_is_refused_where_it_would_wrap():
+    # a lax loop casts a weakly typed entry to the body's dtype: 300 became 44 after zero iterations
+    def entry_300(n, v):
+        return python_int_entry_then_uint8(n, v, 300)
+
+    with pytest.raises(autograph_lite.StagingTypeError, match="'y' is weakly typed i32"):
+        autograph_lite.jit(entry_300)(jnp.int32(0), jnp.uint8(3))
+
+
+def test_a_python_int_entering_a_loop_that_makes_it_a_uint8_is_kept_where_it_fits():
+    def entry_0(n, v):
+        return python_int_entry_then_uint8(n, v, 0)
+
+    for n in (0, 2):
+        got, want = autograph_lite.jit(entry_0)(jnp.int32(n), jnp.uint8(3)), entry_0(n, jnp.uint8(3))
+        assert int(got) == int(want)

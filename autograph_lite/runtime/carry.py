@@ -43,6 +43,7 @@ from .carry_errors import (
     mismatch_error,
     read_of_one_branch_value,
 )
+from .promotion import narrows_an_int_entry, narrows_an_int_type
 from .raises import AssignedIfRan
 from .values import OneBranchValue, Split, Undefined, is_array_leaf, type_string, zeros_like_value
 
@@ -297,6 +298,9 @@ class LoopCarry:
             promotion = _bool_promotions(self.split, out, found, sides)
             if promotion is not None:
                 raise promotion
+        if any(narrows_an_int_entry(before, after) for before, after in zip(self.split.arrays, out.arrays)):
+            strict = lambda before, after: _loop_tolerates(before, after) and not narrows_an_int_type(before, after)
+            raise mismatch_error(differences(self.split, out, strict), Sides.of_loop(self.site))
         return out.arrays
 
     def translated(self, error: TypeError) -> Exception:
