@@ -235,3 +235,14 @@ def test_a_python_int_entering_a_loop_that_makes_it_a_uint8_is_kept_where_it_fit
     for n in (0, 2):
         got, want = autograph_lite.jit(entry_0)(jnp.int32(n), jnp.uint8(3)), entry_0(n, jnp.uint8(3))
         assert int(got) == int(want)
+
+
+def python_int_or_uint8_and_or(k, v):
+    return (k > 0) and 70000 or v
+
+
+def test_and_or_between_a_python_int_and_a_narrow_int_keeps_the_value():
+    # jnp.where gave the Python int the uint8's dtype: 70000 wrapped to 112
+    for k in (0, 1):
+        got = autograph_lite.jit(python_int_or_uint8_and_or)(jnp.int32(k), jnp.uint8(3))
+        assert int(got) == int(python_int_or_uint8_and_or(jnp.int32(k), jnp.uint8(3)))

@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
+from .promotion import narrows_an_int_type
 from .values import is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -116,6 +117,7 @@ def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: s
     left_array, right_array = jnp.asarray(left), jnp.asarray(right)
     _check_same_shape(left_array, right_array, where, construct)
     _check_same_dtype(left_array, right_array, where, construct)
+    left_array, right_array = _ints_held_exactly(left_array, right_array)
     keep_left_when_true = construct == "or"
     if left_array.dtype == jnp.bool_ and right_array.dtype == jnp.bool_:  # exact: same shape, both bool
         return jnp.logical_or(left_array, right_array) if keep_left_when_true else jnp.logical_and(left_array, right_array)
@@ -169,6 +171,17 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
         "Give both operands the same dtype (jnp.asarray(..., jnp.float32)), or choose explicitly with "
         "jnp.where(condition, a, b), which promotes both to a common dtype.",
     )
+
+
+def _ints_held_exactly(left: jax.Array, right: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A Python int beside a narrower integer (``70000`` beside a uint8) would take its dtype in
+    ``jnp.where`` and wrap (112); both are chosen between in the integer dtype that holds both."""
+    left_type, right_type = jax.typeof(left), jax.typeof(right)
+    weak, strong = (left_type, right_type) if left_type.weak_type else (right_type, left_type)
+    if not narrows_an_int_type(weak, strong):
+        return left, right
+    held = jnp.promote_types(weak.dtype, strong.dtype)
+    return left.astype(held), right.astype(held)
 
 
 def _location(where: Callable[[], Any] | None) -> Location | None:
