@@ -238,7 +238,7 @@ def test_a_python_int_entering_a_loop_that_makes_it_a_uint8_is_kept_where_it_fit
 
 
 def python_int_or_uint8_and_or(k, v):
-    return (k > 0) and 70000 or v
+    return ((k > 0) and 70000) or v
 
 
 def test_and_or_between_a_python_int_and_a_narrow_int_keeps_the_value():
