@@ -143,14 +143,10 @@ def strongly_typed_where_a_branch_is(arrays: Sequence[Any], branches: Sequence[S
     result = []
     for index, array in enumerate(arrays):
         aval = jax.typeof(array)
-        if aval.weak_type and any(not _weakly_typed(split.arrays[index]) for split in branches):
+        if aval.weak_type and any(not jax.typeof(split.arrays[index]).weak_type for split in branches):
             array = lax.convert_element_type(array, aval.dtype)
         result.append(array)
     return result
-
-
-def _weakly_typed(value: Any) -> bool:
-    return bool(value.weak_type if isinstance(value, jax.ShapeDtypeStruct) else jax.typeof(value).weak_type)
 
 
 @dataclasses.dataclass

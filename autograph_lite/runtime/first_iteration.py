@@ -54,7 +54,7 @@ def traced_aside(test: Callable, body: Callable, state: tuple, names: tuple[str,
     must run as Python (see the module's docstring): no trial, or a trial that failed."""
     if effect is not None or not jex_core.unsafe_am_i_under_a_jit_DO_NOT_USE() or not _immutable(state):
         return None
-    if not _sees_traced_values(test, body, state):
+    if not sees_traced_values(state, test, body):
         return None
     found: dict[str, Any] = {}
 
@@ -93,14 +93,12 @@ def _immutable(value: Any) -> bool:
     return isinstance(value, _IMMUTABLE_LEAVES)
 
 
-def _sees_traced_values(test: Callable, body: Callable, state: tuple) -> bool:
-    """Whether the body or test sees a traced value (else its first iteration cannot make the test traced)."""
+def sees_traced_values(state: tuple, *functions: Callable) -> bool:
+    """Whether ``functions`` called on ``state`` see a traced value, in it or in their closures (else
+    a loop's test or first iteration cannot come out traced)."""
     return any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(state)) or any(
-        closes_over_tracers(function) for function in (test, body))
-
-
-def closes_over_tracers(function: Callable) -> bool:
-    return any(is_traced(cell_contents_or(cell, None)) for cell in getattr(function, "__closure__", None) or ())
+        is_traced(cell_contents_or(cell, None)) for function in functions
+        for cell in getattr(function, "__closure__", None) or ())
 
 
 def _carried_alike(entry: Split, after: Split) -> bool:

@@ -32,7 +32,7 @@ from . import appends, effects, first_iteration, items, report
 from .carry import Carried
 from .carry_errors import Site
 from .conditionals import refuse_effect
-from .first_iteration import closes_over_tracers, without_cell_writes
+from .first_iteration import sees_traced_values, without_cell_writes
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
 from .raises import AssignedIfRan
@@ -198,7 +198,7 @@ def _peek(test: Callable, state: tuple) -> Any:
     throwaway trace), and the test is evaluated once more, as Python evaluates it; if its value then
     turns out traced, staging the loop refuses the effect.
     """
-    if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(state)) and not closes_over_tracers(test):
+    if not sees_traced_values(state, test):
         return _concrete_or_traced(test(*state))
     seen: list[Any] = []
 

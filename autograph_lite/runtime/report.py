@@ -84,7 +84,7 @@ def collecting() -> Iterator[list[Decision]]:
     iteration traced aside, then replayed) and nothing is reported if it is thrown away."""
     session = current()
     outer = session.recorder
-    if outer is _TRIAL or (outer is None and not LOGGER.isEnabledFor(logging.INFO)):
+    if _records_nothing(outer):
         yield []
         return
     aside = _Aside()
@@ -105,11 +105,16 @@ def record(site: Site, outcome: str, reason: str = "", carried: Carried | None =
     """Note what the statement at ``site`` became (``outcome``), why, what it carries, and any adjustment:
     for ``explain``'s recorder, and as a log record when the verbosity asks for one (:mod:`..logs`)."""
     recorder = current().recorder
-    if recorder is _TRIAL or (recorder is None and not LOGGER.isEnabledFor(logging.INFO)):
+    if _records_nothing(recorder):
         return
     pairs = zip(carried.names, carried.values) if carried is not None else ()
     listed = tuple((readable(name), describe(value, article=False)) for name, value in pairs if not name.startswith("<"))
     _deliver(Decision(site.construct, site.location, outcome, reason, listed, tuple(notes)))
+
+
+def _records_nothing(recorder: Recorder | None) -> bool:
+    """A paused trace's recorder, or none while the log is off: a decision would go nowhere."""
+    return recorder is _TRIAL or (recorder is None and not LOGGER.isEnabledFor(logging.INFO))
 
 
 def _deliver(decision: Decision) -> None:
@@ -118,7 +123,7 @@ def _deliver(decision: Decision) -> None:
     if isinstance(recorder, _Aside):
         recorder.decisions.append(decision)
         return
-    if recorder is _TRIAL or (recorder is None and not LOGGER.isEnabledFor(logging.INFO)):
+    if _records_nothing(recorder):
         return
     if recorder is not None:
         recorder.decisions.append(decision)
