@@ -20,9 +20,9 @@ from .errors import Location, SourceUnavailableError, UnsupportedSyntaxError
 # Indented source (a method, a nested def) is parsed inside this one-line header, so that the text is
 # never dedented by hand: dedenting can change the value of a multi-line string literal.
 _INDENT_HEADER = "if True:\n"
-# A string prefix holding f (f"", rf'', Fr""): where no line has one, the function has no f-string.
 # The names of the code objects of comprehensions and generator expressions.
 _COMPREHENSION_CODE_NAMES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+# A string prefix holding f (f"", rf'', Fr""): where the text has none, the function has no f-string.
 _FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]")
 
 

@@ -63,10 +63,12 @@ def _block_fields(kind: type) -> tuple[str, ...]:
     return tuple(field for field in _BLOCK_FIELD_ORDER if field in fields)
 
 
-# The block fields of every gast node class, looked up once here rather than tried on every node.
-_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {
-    kind: _block_fields(kind) for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
-}
+# Every gast node class, for tables built once per class rather than tried on every node.
+GAST_CLASSES: list[type[gast.AST]] = [
+    kind for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
+]
+# The block fields of every gast node class.
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {kind: _block_fields(kind) for kind in GAST_CLASSES}
 
 
 def contains(statements: Iterable[gast.AST], kind: type | tuple[type, ...]) -> bool:

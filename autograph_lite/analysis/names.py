@@ -10,7 +10,7 @@ import dataclasses
 
 import gast
 
-from .blocks import SCOPES, statements_within
+from .blocks import GAST_CLASSES, SCOPES, statements_within
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 # The node classes below are sets, looked up by a node's exact class: gast's classes have no subclasses.
@@ -25,18 +25,15 @@ _DECLARING = frozenset({
 _CAPTURING_PATTERNS = frozenset({gast.MatchAs, gast.MatchStar, gast.MatchMapping})
 _READ_CONTEXTS = frozenset({gast.Load, gast.Del})
 _WRITE_CONTEXTS = frozenset({gast.Store, gast.Del})
-_GAST_CLASSES: list[type[gast.AST]] = [
-    kind for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
-]
 # Nodes that neither read nor bind a name, and hold no node that does.
 _NAMELESS = frozenset(
-    kind for kind in _GAST_CLASSES
+    kind for kind in GAST_CLASSES
     if issubclass(kind, (gast.expr_context, gast.operator, gast.unaryop, gast.cmpop, gast.boolop, gast.Constant))
 )
 # Fields that hold only strings, numbers, contexts or operators (not "name": an except clause's is a Name).
 _PLAIN_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "conversion", "is_async",
                            "level", "module"})
-_NAMED_FIELDS = {kind: tuple(f for f in kind._fields if f not in _PLAIN_FIELDS) for kind in _GAST_CLASSES}
+_NAMED_FIELDS = {kind: tuple(f for f in kind._fields if f not in _PLAIN_FIELDS) for kind in GAST_CLASSES}
 
 # What a statement was found to read or write, by the statement (nodes hash by identity).
 _Table = dict[gast.AST, set[str]]

@@ -368,7 +368,7 @@ def _always_returns(statements: list[gast.stmt]) -> bool:
 
 def _always_exits(statements: list[gast.stmt]) -> bool:
     for statement in statements:
-        if isinstance(statement, (gast.Return, gast.Break, gast.Continue)):
+        if isinstance(statement, _EXITS):
             return True
         if isinstance(statement, gast.If) and _always_exits(statement.body) and _always_exits(statement.orelse):
             return True

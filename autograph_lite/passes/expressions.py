@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gast
 
+from ..analysis.blocks import GAST_CLASSES
 from .dispatch import DispatchByClass
 
 # Never rewritten by the expression passes, and holding nothing that is.
@@ -25,9 +26,7 @@ def _fields_to_visit(kind: type[gast.AST]) -> tuple[str, ...]:
 
 
 # Per node class, the fields that may hold something to rewrite: looked up once, not on every node.
-_VISITED_FIELDS: dict[type, tuple[str, ...]] = {
-    kind: _fields_to_visit(kind) for kind in vars(gast).values() if isinstance(kind, type) and issubclass(kind, gast.AST)
-}
+_VISITED_FIELDS: dict[type, tuple[str, ...]] = {kind: _fields_to_visit(kind) for kind in GAST_CLASSES}
 
 
 class ExpressionTransformer(DispatchByClass, gast.NodeTransformer):

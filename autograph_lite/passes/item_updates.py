@@ -11,7 +11,7 @@ a check before it, so that Python's order of evaluation is kept: a global, a clo
 attribute chain (``COUNTS[0] += 1`` in a helper, ``self.w[i] = v``) changes a container that may come
 from outside staged code, where the update would happen once while tracing (``runtime.effects``):
 
-    COUNTS[0] += 1   ->  _ag.outer_write('COUNTS', 'item', COUNTS); COUNTS[0] += 1
+    COUNTS[0] += 1   ->  _ag.check_item_assignment(COUNTS, 'COUNTS'); COUNTS[0] += 1
 
 Only a container that is a name or a chain of attributes of a name is checked, so that evaluating it
 twice is harmless; ``rows[0][1] = v`` is left without a check.
@@ -25,12 +25,11 @@ that let the runtime raise a located error for a JAX array (see ``analysis.lost_
 
 from __future__ import annotations
 
-import ast
-
 import gast
 
 from ..analysis.lost_updates import UpdateFacts, lost_update_candidates, updated_name
 from . import nodes
+from .calls import dotted_name
 from .facts import ScopeFacts
 from .statements import BlockTransformer
 
@@ -111,21 +110,14 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | 
     checks = []
     for target in targets:
         for store in gast.walk(target):
-            if isinstance(store, gast.Subscript) and isinstance(store.ctx, gast.Store) and _is_name_chain(store.value):
-                text = ast.unparse(gast.gast_to_ast(store.value))
-                arguments = [nodes.constant(text, node.lineno), nodes.constant("item", node.lineno),
-                             _loaded_copy(store.value, node.lineno)]
-                checks.append(nodes.expression_statement(nodes.runtime_call("outer_write", arguments, node.lineno),
-                                                         node.lineno))
+            # a name or a.b.c: evaluated a second time, it gives the same object (attributes aside that
+            # are computed properties, which a container rarely is)
+            path = dotted_name(store.value) if isinstance(store, gast.Subscript) and isinstance(store.ctx, gast.Store) else None
+            if path is not None:
+                arguments = [_loaded_copy(store.value, node.lineno), nodes.constant(".".join(path), node.lineno)]
+                checks.append(nodes.expression_statement(
+                    nodes.runtime_call("check_item_assignment", arguments, node.lineno), node.lineno))
     return [*checks, node] if checks else node
-
-
-def _is_name_chain(node: gast.expr) -> bool:
-    """``a`` or ``a.b.c``: evaluated a second time, it gives the same object (attributes aside that
-    are computed properties, which a container rarely is)."""
-    while isinstance(node, gast.Attribute):
-        node = node.value
-    return isinstance(node, gast.Name)
 
 
 def _loaded_copy(chain: gast.expr, line: int) -> gast.expr:

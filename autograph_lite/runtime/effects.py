@@ -169,13 +169,8 @@ def check_item_assignment(container: Any, outer_name: str | None = None) -> None
     )
 
 
-def outer_write(name: str, scope: str, container: Any = None) -> None:
-    """Before a statement that assigns the ``global`` / ``nonlocal`` variable ``name``; or, where
-    ``scope`` is ``"item"``, an item of ``container`` (``name`` is its expression: a global, a closure
-    variable, an attribute), which the rewrite leaves as written (``COUNTS[0] += 1``)."""
-    if scope == "item":
-        check_item_assignment(container, name)
-        return
+def outer_write(name: str, scope: str) -> None:
+    """Before a statement that assigns the ``global`` / ``nonlocal`` variable ``name``."""
     context = appends.innermost()
     if context is None:
         return
