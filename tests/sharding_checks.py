@@ -38,11 +38,21 @@ def halvings(x):
 
 
 def first_negative(xs):
-    """A `break` in a loop over a sharded array's rows."""
+    """A `break` in a loop over a sharded array's rows, carrying an index: a while_loop."""
     found = -1
     for i, x in enumerate(xs):
         if x.min() < 0:
             found = i
+            break
+    return found
+
+
+def first_negative_minimum(xs):
+    """The same search carrying the row's minimum, a float: a masked scan."""
+    found = 0.0
+    for x in xs:
+        if x.min() < 0:
+            found = x.min()
             break
     return found
 
@@ -100,10 +110,13 @@ def main() -> None:
     assert count.sharding.is_fully_replicated, count.sharding
     checks += 1
 
-    assert "scan" in str(jax.make_jaxpr(autograph_lite.convert(first_negative))(sharded))
+    assert "while" in str(jax.make_jaxpr(autograph_lite.convert(first_negative))(sharded))
+    assert "scan" in str(jax.make_jaxpr(autograph_lite.convert(first_negative_minimum))(sharded))
     for table in (data, np.abs(data)):
         got = autograph_lite.jit(first_negative)(jax.device_put(table, rows))
         assert int(got) == first_negative(table), (int(got), first_negative(table))
+        assert_close(autograph_lite.jit(first_negative_minimum)(jax.device_put(table, rows)),
+                     eager(first_negative_minimum, table))
         checks += 1
     assert first_negative(data) >= 0 and first_negative(np.abs(data)) == -1  # both outcomes exercised
 

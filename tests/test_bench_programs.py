@@ -45,3 +45,19 @@ def test_cartpole_step_every_action_and_truncation(action, t):
     assert_same(autograph_lite.jit(natural.cartpole_step)(state, action, t), expected, what="converted")
     assert_same(jax.jit(expert.cartpole_step)(state, action, t), expected, what="lax")
     assert bool(expected[2]) == (int(t) == 199)
+
+
+@pytest.mark.parametrize("body", ["cheap", "heavy", "index"])
+@pytest.mark.parametrize("exit_at", [0, 7, None])
+def test_early_exit_bench_versions_agree(body, exit_at):
+    """bench/early_exit.py times each converted loop against its hand-written ``while_loop``: both
+    must stop at the same iteration (``None``: no exit) and give the eager value."""
+    from bench import early_exit
+
+    args = early_exit._inputs(body, 12, 11 if exit_at is None else exit_at)
+    if exit_at is None:  # the planted value lowered below the limit: the loop runs to the end
+        args = (*args[:-1], jnp.float32(10.0))
+    python, by_hand = early_exit.VERSIONS[body]
+    expected = python(*args)
+    assert_same(autograph_lite.jit(python)(*args), expected, rtol=1e-5, what=f"converted {body}")
+    assert_same(jax.jit(by_hand)(*args), expected, rtol=1e-5, what=f"lax {body}")

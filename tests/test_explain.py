@@ -56,11 +56,17 @@ def test_static_range_with_only_python_values_stays_python():
     assert f"{at('loops-rows')}: `for` loop -> Python loop (zero iterations)" in text
 
 
-def test_early_return_reports_the_masked_scan_and_readable_flags():
-    text = str(autograph_lite.explain(programs.search, jax.ShapeDtypeStruct((5,), jnp.float32)))
-    assert f"{at('search-for')}: `for` loop -> lax.scan, iterations after an exit masked by lax.cond" in text
+def test_early_return_of_a_float_reports_the_masked_scan_and_readable_flags():
+    text = str(autograph_lite.explain(programs.search_value, jax.ShapeDtypeStruct((5,), jnp.float32)))
+    assert f"{at('search-value-for')}: `for` loop -> lax.scan, iterations after an exit masked by lax.cond" in text
     assert "<returned flag>: bool[]" in text and "<return value>" in text
     assert "_ag_" not in text
+
+
+def test_early_return_of_an_index_reports_the_while_loop_that_stops_there():
+    text = str(autograph_lite.explain(programs.search, jax.ShapeDtypeStruct((5,), jnp.float32)))
+    assert (f"{at('search-for')}: `for` loop -> lax.while_loop (stops at the exit; it carries integers and "
+            "bools only, which no gradient flows through)") in text
 
 
 def test_python_iterable_is_named_as_the_reason():

@@ -56,9 +56,10 @@ class TraceSession:
     recorder: Recorder | None = None
     """Where ``explain`` collects decisions (:mod:`.report`); ``None`` while nothing records."""
 
-    trial_decisions: dict[Hashable, str] | None = None
-    """The static-loop trial decisions made during the outermost ``for`` statement, by key
-    (:mod:`.static_loop_policy`); ``None`` outside any ``for`` statement, when nothing is remembered."""
+    trial_decisions: dict[Hashable, tuple[str, bool | None]] | None = None
+    """The static-loop trial decisions made during the outermost ``for`` statement (the reason, and
+    whether the carry holds a float), by key (:mod:`.static_loop_policy`); ``None`` outside any
+    ``for`` statement, when nothing is remembered."""
 
     trial_keys_alive: list[Any] = dataclasses.field(default_factory=list)
     """The objects whose ids appear in the keys of ``trial_decisions``, kept alive so that no id is

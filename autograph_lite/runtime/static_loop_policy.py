@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import types
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -95,26 +95,32 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
     return None
 
 
-Decision = tuple[str, TracedBody | None]
-"""Why a loop runs as Python ("" to stage it), and the trial's trace of its body when staging may
-replay it (:mod:`.traced_bodies`)."""
+class Decision(NamedTuple):
+    """Why a loop runs as Python ("" to stage it); the trial's trace of its body when staging may
+    replay it (:mod:`.traced_bodies`); and whether the trial saw a float or complex value among the
+    carried ones (``None``: no trial), which decides how a loop with an exit is staged
+    (:func:`.staged_loops.staged_static`) without tracing the body to find out."""
+
+    reason: str
+    traced_body: TracedBody | None = None
+    carries_inexact: bool | None = None
 
 
 def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, body: Callable, state: tuple,
                names: tuple[str, ...]) -> Decision:
     """Why a loop runs as Python, or "" when it is staged (``effect``: the one the rewriter found)."""
     if sequence is None:
-        return "it iterates over a Python iterable", None
+        return Decision("it iterates over a Python iterable")
     if sequence.length == 0:
-        return "zero iterations", None
+        return Decision("zero iterations")
     if mode == "unroll":
-        return "unroll(...) or static_loops='unroll'", None
+        return Decision("unroll(...) or static_loops='unroll'")
     if mode == "stage":
-        return "", None
+        return Decision("")
     if effect:
-        return f"its body {effect}", None
+        return Decision(f"its body {effect}")
     if sequence.length == 1:
-        return "one iteration", None
+        return Decision("one iteration")
     return _staging_pays(sequence, body, state, names)
 
 
@@ -126,11 +132,11 @@ def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names:
     remembered decision comes without a trace to replay: it was made in another trace).
     """
     key = _key_of(body, (sequence.length, sequence.traced_data, sequence.xs, sequence.make_item), state)
-    reason = _recall(key)
-    if reason is not None:
-        return reason, None
+    recalled = _recall(key)
+    if recalled is not None:
+        return Decision(recalled[0], None, recalled[1])
     decision = _decide(sequence, body, state, names)
-    _remember(key, decision[0])
+    _remember(key, (decision.reason, decision.carries_inexact))
     return decision
 
 
@@ -138,7 +144,7 @@ def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple
     try:
         return with_placeholders_filled(lambda filled: _trial(sequence, body, filled, names), state)
     except PlaceholderNeeded:
-        return "its carried values change structure", None
+        return Decision("its carried values change structure")
 
 
 def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
@@ -168,15 +174,19 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
     except PlaceholderNeeded:
         raise
     except effects.Refused as refused:
-        return f"its body {refused.effect}", None
+        return Decision(f"its body {refused.effect}")
     except Exception as error:
-        return f"the body cannot run with a traced index or item ({type(error).__name__})", None
+        return Decision(f"the body cannot run with a traced index or item ({type(error).__name__})")
     for name, before, after in zip(split.array_names(), array_avals, closed.out_avals):
         changes_dtype = before.dtype != after.dtype and not before.weak_type
         if before.shape != after.shape or changes_dtype:
-            return f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration", None
+            return Decision(f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration")
     reason = _independent_of_traced_data(closed, sequence, split, len(jax.tree_util.tree_leaves(item_avals)))
-    return reason, (traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1]) if not reason else None)
+    if reason:
+        return Decision(reason)
+    carried = [*array_avals, *closed.out_avals[:len(split.arrays)]]
+    return Decision("", traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1]),
+                    any(jnp.issubdtype(aval.dtype, jnp.inexact) for aval in carried))
 
 
 def _independent_of_traced_data(closed: jex_core.ClosedJaxpr, sequence: StaticSequence, split: Split,
@@ -238,7 +248,7 @@ def remembering_trial_decisions() -> Iterator[None]:
         session.trial_decisions, session.trial_keys_alive = None, []
 
 
-def _recall(key: Hashable | None) -> str | None:
+def _recall(key: Hashable | None) -> tuple[str, bool | None] | None:
     """The decision made before for ``key`` in this statement, or ``None``."""
     decisions = current().trial_decisions
     if key is None or decisions is None:
@@ -246,7 +256,7 @@ def _recall(key: Hashable | None) -> str | None:
     return decisions.get(key)
 
 
-def _remember(key: Hashable | None, decision: str) -> None:
+def _remember(key: Hashable | None, decision: tuple[str, bool | None]) -> None:
     """Keep ``decision`` for ``key`` until the outermost loop statement ends (nothing without a key)."""
     decisions = current().trial_decisions
     if key is not None and decisions is not None:

@@ -29,6 +29,13 @@ def search(xs):
     return -1
 
 
+def search_value(xs):
+    for i in range(xs.shape[0]):  # mark: search-value-for
+        if xs[i] > 0:
+            return xs[i]
+    return -1.0
+
+
 def python_iterables(x, scales):
     for scale in scales:  # mark: python-for
         x = x * scale
