@@ -11,7 +11,7 @@ from collections.abc import Callable
 # column key -> (heading, unit scale, unit, target text, test of a ratio)
 TARGETS: dict[str, tuple[str, float, str, str, Callable[[float], bool]]] = {
     "conversion": ("conversion ours / malt", 1e3, "ms", "≤ 0.05", lambda r: r <= 0.05),
-    "equations": ("jaxpr eqns ours / lax", 1, "", "= 1.00", lambda r: round(r, 2) == 1.00),
+    "equations": ("jaxpr eqns ours / lax", 1, "", "≤ 1.00", lambda r: r <= 1.0),
     "compile": ("compile ours / lax", 1e3, "ms", "≤ 1.05", lambda r: r <= 1.05),
     "first_call": ("first call ours / lax", 1e3, "ms", "≤ 1.05", lambda r: r <= 1.05),
     "run": ("run ours / lax", 1e6, "µs", "≤ 1.05", lambda r: r <= 1.05),
