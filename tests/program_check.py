@@ -139,7 +139,8 @@ DOCUMENTED_LIMITATIONS = {
         r"which mutates a (list|dict|set|deque|bytearray)"), _staged_mutation),
     "effect hidden in a call inside staged code (a helper's store, next(), a random draw)": Limitation(
         autograph_lite.ConversionError, re.compile(
-            r"which (mutates a (list|dict|set|deque|bytearray)|advances an iterator|changes the state of a )"),
+            r"which (mutates a (list|dict|set|deque|bytearray)|advances an iterator|changes the state of a "
+            r"|changes a \w+ from outside the staged code)"),
         _hidden_effect),
     "nested function assigns an outer variable inside staged code": Limitation(
         autograph_lite.ConversionError, re.compile(r"assigns to the (nonlocal|global) variable '(?P<name>\w+)'"),
@@ -368,7 +369,8 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
 def _has_hidden_effects(function: Callable) -> bool:
     """Whether the program's module calls ``next`` or draws from a NumPy Generator, or a helper of it
     stores into an item of a module-level container (program_helper_effects.py)."""
-    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=", Path(function.__code__.co_filename).read_text(),
+    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.\w+ \S?=|^    [A-Z_]+\.\w+ \S?=",
+                          Path(function.__code__.co_filename).read_text(),
                           re.MULTILINE))
 
 

@@ -1,7 +1,9 @@
 """Effects hidden in what an expression calls, in generated programs (feature ``helper_effects``).
 
-A helper that bumps a module-level counter (``COUNTER[0] += 1``), ``next`` on an iterator from before
-the loop, a draw from a NumPy ``Generator``: each changes state that outlives the statement, and
+A helper that bumps a module-level counter (``COUNTER[0] += 1``), a method or helper that changes an
+attribute of a module-level object (``self.count += 1`` on ``TALLY``, ``TALLY.count += 2``), ``next``
+on an iterator from before the loop, a draw from a NumPy ``Generator``: each changes state that
+outlives the statement, and
 inside a staged branch or loop body it would happen once while tracing instead of once per
 iteration, a silent wrong value. The converter must run such a statement as Python (a static loop's
 trial sees the effect) or refuse it with a located error; the generator puts these calls everywhere
@@ -23,24 +25,30 @@ MODULE_PARTS = {
     "tick": "def tick():\n    COUNTER[0] += 1\n    return COUNTER[0] % 5",
     "STEPS": f"STEPS = {STEPS!r}",
     "numpy": "import numpy as np",
+    "Tally": "class Tally:\n    def __init__(self):\n        self.count = 0\n\n"
+             "    def bump(self):\n        self.count += 1\n        return self.count % 5",
+    "TALLY": "TALLY = Tally()",
+    "tock": "def tock():\n    TALLY.count += 2\n    return TALLY.count % 5",
 }
 # What f must run first for each kind of leaf, before any leaf can be drawn.
 ENTRIES = {
     "counter": "COUNTER[0] = 0",
     "iterator": "steps = iter(STEPS)",
     "generator": "rng = np.random.default_rng(7)",
+    "tally": "TALLY.count = 0",
 }
 
 
 class HelperEffects:
-    """Int leaves that change hidden state: ``tick()``, ``next(steps, 0)``, ``int(rng.integers(0, 5))``."""
+    """Int leaves that change hidden state: ``tick()``, ``TALLY.bump()``, ``tock()``, ``next(steps, 0)``,
+    ``int(rng.integers(0, 5))``."""
 
     entries: frozenset[str] = frozenset()  # the kinds of hidden state the program uses (see ENTRIES)
 
     def extra_leaves(self, t: str, scope: Scope) -> list:
         options = super().extra_leaves(t, scope)
         if self.has("helper_effects") and t == "i":
-            options += [self.tick_leaf, self.next_leaf, self.draw_leaf]
+            options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf]
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -53,6 +61,14 @@ class HelperEffects:
     def tick_leaf(self) -> E:
         self.hidden_state("counter", "COUNTER", "tick")
         return E("tick()", COUNTER_BOUND, False)
+
+    def bump_leaf(self) -> E:
+        self.hidden_state("tally", "Tally", "TALLY")
+        return E("TALLY.bump()", COUNTER_BOUND, False)
+
+    def tock_leaf(self) -> E:
+        self.hidden_state("tally", "Tally", "TALLY", "tock")
+        return E("tock()", COUNTER_BOUND, False)
 
     def next_leaf(self) -> E:
         self.hidden_state("iterator", "STEPS")

@@ -17,6 +17,7 @@ from ..analysis.assigned_before_read import assigned_before_every_read
 from ..analysis.blocks import contains
 from ..source import ParsedFunction
 from . import (
+    attribute_stores,
     calls,
     conditionals,
     early_exits,
@@ -73,6 +74,9 @@ PASS_ORDER: tuple[tuple[Pass, str], ...] = (
     (item_updates.transform, "after the early exits (a return in a loop is then an assignment to the return "
                              "value, which hands a container back), and before the analysis, so that the "
                              "container of `x[i] = v` is a name the statement writes"),
+    (attribute_stores.transform, "next to the item updates, for the same reason as their checks: before the calls "
+                                 "pass, which must leave the check alone, and before the statement passes, which "
+                                 "move the statement into helpers"),
     (list_appends.transform, "before the calls pass, which would make `ys.append(v)` a call through `_ag.call`"),
     (fstrings.transform, "before the logical-expression and statement passes: it enters neither lambdas nor "
                          "functions, and they move code into both"),

@@ -31,6 +31,14 @@ def name(identifier: str, line: int, store: bool = False) -> gast.Name:
     return _at(gast.Name(identifier, _STORE if store else _LOAD, None, None), line)
 
 
+def dotted_read(path: tuple[str, ...], line: int) -> gast.expr:
+    """The name chain ``path`` (``("self", "state")``) as an expression that reads it: ``self.state``."""
+    expression: gast.expr = name(path[0], line)
+    for attribute in path[1:]:
+        expression = _at(gast.Attribute(expression, attribute, _LOAD), line)
+    return expression
+
+
 def constant(value: object, line: int) -> gast.Constant:
     return _at(gast.Constant(value, None), line)
 

@@ -31,6 +31,7 @@ from ..errors import ConversionError
 from . import appends
 from .freshness import created_inside
 from .locations import caller_location
+from .reachability import visible_outside
 
 _SEQUENCE = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "reverse",
@@ -166,6 +167,26 @@ def check_item_assignment(container: Any, outer_name: str | None = None) -> None
     _refuse(
         f"assigns to an item of a {kind} from outside it, which mutates a {kind}",
         f"this item assignment{into}, which mutates a {kind} from outside the staged code,", context, alternative,
+    )
+
+
+def check_attribute_assignment(owner: Any, target: str) -> None:
+    """Before ``owner.attribute = v`` (or ``+=``, ``del``) in converted code; ``target`` is its text.
+
+    Inside staged code this changes an object while tracing, once, however often Python would run it:
+    an effect like ``COUNTS[0] += 1`` where anything outside the staged code can see the object (a
+    module-level instance, a model the function was given; :mod:`.reachability`). An object the
+    traced code built itself may be changed: it is the trace's own.
+    """
+    context = appends.innermost()
+    if context is None or not visible_outside(owner, context.entered_from):
+        return
+    kind = type(owner).__name__
+    _refuse(
+        f"changes the attribute {target} of a {kind} from outside it",
+        f"this assignment to {target}, which changes a {kind} from outside the staged code,", context,
+        f"return the new value from the function that assigns it and assign {target} after the staged code, "
+        "or keep the value in a variable of the function (a staged loop carries it)",
     )
 
 

@@ -293,3 +293,12 @@ def opcode_switch(op, x):
 
 
 EXAMPLES["opcode_switch"] = [(I32(op), F32(1.5)) for op in (-2, -1, 0, 1, 5, 6, 7, 9, 10)]
+
+
+def attribute_stores(model, x):
+    model.calls += 1
+    model.state.last, model.steps = x, model.steps + 1
+    if x > 0:
+        model.best = x
+    del model.pending
+    return x
