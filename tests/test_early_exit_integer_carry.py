@@ -66,7 +66,7 @@ def last_seen_assigned_first(xs, limit):
 
 
 def staged_best_made_float(xs, limit):
-    best = -1  # stage(...) runs no trial: the while_loop's first trace of the body finds the float
+    best = -1  # stage(...) runs no trial: its exit is masked
     for i in autograph_lite.stage(range(xs.shape[0])):
         if xs[i] > limit:
             best = xs[i] * 2.0
@@ -106,7 +106,7 @@ def test_an_integer_carry_stops_at_the_exit_as_the_hand_written_loop():
     assert "while" in primitives(autograph_lite.convert(first_above), *args) and "scan" not in primitives(autograph_lite.convert(first_above), *args)
     assert count_equations(autograph_lite.convert(first_above), *args) <= count_equations(first_above_by_hand, *args)
     report = str(autograph_lite.explain(first_above, *args))
-    assert "lax.while_loop (stops at the exit; it carries integers and bools only" in report
+    assert "lax.while_loop (stops at the exit; it carries no float, so no gradient flows through it)" in report
 
 
 @pytest.mark.parametrize("function", [first_value_above, best_made_float_by_the_body, last_seen_assigned_first,
@@ -155,6 +155,50 @@ def test_asking_for_the_early_exit_still_stops_a_float_loop():
     args = (XS, jnp.float32(0.7))
     assert "while" in primitives(autograph_lite.convert(staged_search), *args)
     assert float(autograph_lite.jit(staged_search)(*args)) == 2.0
+
+
+def searches_printing(xs, limit):
+    index = -1
+    for i in range(xs.shape[0]):
+        print("at", i)
+        if xs[i] > limit:
+            index = i
+            break
+    return index
+
+
+def searches_checking(xs, limit):
+    index = -1
+    for i in range(xs.shape[0]):
+        assert xs[i] < 100.0, "out of range"
+        if xs[i] > limit:
+            index = i
+            break
+    return index
+
+
+def searches_staged_over_a_list(xs, limit):
+    limits = [limit, limit * 2.0, limit * 3.0, limit, limit, limit]
+    index = -1
+    for i in autograph_lite.stage(range(xs.shape[0])):
+        if xs[i] > limits[i]:  # a Python list read with the traced index: a run-time bounds check
+            index = i
+            break
+    return index
+
+
+@pytest.mark.parametrize("search", [searches_printing, searches_checking, searches_staged_over_a_list])
+def test_a_run_time_effect_in_the_body_keeps_the_masked_scan_and_reverse_mode(search, capsys):
+    """A staged print or check is a JAX effect: reverse mode keeps a loop that has one, and JAX
+    cannot reverse a while_loop, so such a loop stays masked even when it carries integers only."""
+    def loss(scale):
+        xs = XS * scale
+        return xs[autograph_lite.convert(search)(xs, jnp.float32(1.0))] * scale
+
+    assert "scan" in primitives(autograph_lite.convert(search), XS, jnp.float32(1.0))
+    np.testing.assert_allclose(jax.grad(loss)(jnp.float32(2.0)), 8.0)  # it stops at 2: xs[2] * scale = 2 * scale ** 2
+    np.testing.assert_allclose(jax.jit(jax.grad(loss))(jnp.float32(2.0)), 8.0)
+    capsys.readouterr()
 
 
 def test_prints_run_once_per_iteration_that_ran():

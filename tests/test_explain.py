@@ -65,8 +65,8 @@ def test_early_return_of_a_float_reports_the_masked_scan_and_readable_flags():
 
 def test_early_return_of_an_index_reports_the_while_loop_that_stops_there():
     text = str(autograph_lite.explain(programs.search, jax.ShapeDtypeStruct((5,), jnp.float32)))
-    assert (f"{at('search-for')}: `for` loop -> lax.while_loop (stops at the exit; it carries integers and "
-            "bools only, which no gradient flows through)") in text
+    assert (f"{at('search-for')}: `for` loop -> lax.while_loop (stops at the exit; it carries no float, so no "
+            "gradient flows through it)") in text
 
 
 def test_python_iterable_is_named_as_the_reason():

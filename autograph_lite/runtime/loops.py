@@ -36,7 +36,7 @@ from .first_iteration import sees_traced_values, without_cell_writes
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
 from .locations import location_of
 from .raises import AssignedIfRan
-from .staged_loops import Loop, carries_no_gradient, run_if, staged_range, staged_static, staged_while
+from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
 from .static_loop_policy import remembering_trial_decisions, static_sequence, why_python
 from .unbound_loops import with_assigned_if_ran
 from .values import Undefined, is_traced, to_predicate
@@ -158,11 +158,11 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
         report.record(loop.site, "Python loop", decision.reason)
         return _python_for(iterable, state, loop)
     refuse_effect(loop.effect, "`for` loop marked stage(...)", "its body is traced once", loop.site.location)
-    result = staged_static(sequence, early_exit, staged_state, loop, decision.traced_body, decision.carries_inexact)
+    result = staged_static(sequence, early_exit, staged_state, loop, decision.traced_body, decision.masks_exit)
     if early_exit and loop.stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
-    elif loop.stop_test is not None and carries_no_gradient(result):
-        primitive = "lax.while_loop (stops at the exit; it carries integers and bools only, which no gradient flows through)"
+    elif loop.stop_test is not None and decision.masks_exit is False:
+        primitive = "lax.while_loop (stops at the exit; it carries no float, so no gradient flows through it)"
     elif loop.stop_test is not None:
         primitive = "lax.scan, iterations after an exit masked by lax.cond (reverse-mode differentiable)"
     else:

@@ -58,7 +58,7 @@ class TraceSession:
 
     trial_decisions: dict[Hashable, tuple[str, bool | None]] | None = None
     """The static-loop trial decisions made during the outermost ``for`` statement (the reason, and
-    whether the carry holds a float), by key (:mod:`.static_loop_policy`); ``None`` outside any
+    whether a loop with an exit masks it), by key (:mod:`.static_loop_policy`); ``None`` outside any
     ``for`` statement, when nothing is remembered."""
 
     trial_keys_alive: list[Any] = dataclasses.field(default_factory=list)

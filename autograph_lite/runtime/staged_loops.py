@@ -29,7 +29,7 @@ from .promotion import reads_bools_as_numbers
 from .raises import PathRaises
 from .static_loop_policy import StaticSequence
 from .traced_bodies import TracedBody
-from .values import is_array_leaf, is_traced, to_predicate
+from .values import is_traced, to_predicate
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,20 +50,20 @@ class Loop:
 
 
 def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop,
-                  traced_body: TracedBody | None = None, carries_inexact: bool | None = None) -> tuple:
+                  traced_body: TracedBody | None = None, masks_exit: bool | None = None) -> tuple:
     """The loop over a static sequence, staged; ``traced_body`` is the trial's trace of one iteration
     when it is the program staging would trace (:mod:`.traced_bodies`): the scan binds its equations
     again instead of tracing the body a second time.
 
-    A loop with an exit stops there (``lax.while_loop``) when asked to, or when it carries integers
-    and bools only (:func:`carries_no_gradient`); otherwise its iterations after the exit are masked.
-    ``carries_inexact`` is what the trial saw of that (``None``: no trial; the body's first trace in
-    the ``while_loop`` tells, and a float found there is staged masked instead)."""
-    if loop.stop_test is not None and (early_exit or (not carries_inexact and carries_no_gradient(state))):
-        try:
-            return _stopping_at_exit(sequence, state, loop, traced_body, gradient_free=not early_exit)
-        except _CarriesInexact:
-            pass  # the body made a carried value a float: masked, for its reverse-mode gradient
+    A loop with an exit stops there (``lax.while_loop``) when asked to, or when the static-loop
+    trial found nothing that needs its iterations masked (``masks_exit`` is False; ``None``: no trial,
+    and the exit is masked). A ``lax.while_loop`` is not reverse-mode differentiable, but a loop that
+    carries no float or complex value never needs to be: JAX gives integers no tangent, so ``grad``
+    goes around it (what it computes reaches a gradient only as an index or a choice), unless its body
+    has a run-time effect (a staged ``print``, a check that raises), which keeps the loop inside
+    reverse-mode differentiation, where JAX refuses it."""
+    if loop.stop_test is not None and (early_exit or masks_exit is False):
+        return _stopping_at_exit(sequence, state, loop, traced_body)
     if traced_body is not None and loop.stop_test is None:
         return traced_body.staged(sequence.length, sequence.xs, sequence.uses_index)
     elif traced_body is not None and not traced_body.appended:
@@ -73,36 +73,12 @@ def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop
     return with_placeholders_filled(run, state)
 
 
-def carries_no_gradient(values: Any) -> bool:
-    """Whether every array leaf of ``values`` is an integer or a bool (no float, no complex).
-
-    A ``lax.while_loop`` is not reverse-mode differentiable, but a loop that carries no inexact value
-    never needs to be: JAX gives integers no tangent, so ``grad`` differentiates around such a loop
-    (what it computes reaches a gradient only as an index or a choice). Such a loop can stop at its
-    exit instead of running masked iterations to the end, and every transform still works."""
-    return all(not jnp.issubdtype(jax.typeof(leaf).dtype, jnp.inexact)
-               for leaf in jax.tree_util.tree_leaves(values) if is_array_leaf(leaf))
-
-
-class _CarriesInexact(Exception):
-    """A loop staged to stop at its exit because it carried integers only turned out to carry a float
-    (a placeholder filled, an int promoted): it is masked instead, before anything was staged."""
-
-
-def _stopping_at_exit(sequence: StaticSequence, state: tuple, loop: Loop, traced_body: TracedBody | None,
-                      gradient_free: bool) -> tuple:
-    """A ``lax.while_loop`` that stops at the exit (replaying the trial's trace when there is one);
-    ``gradient_free``: only while every carried value is an integer or a bool, else :class:`_CarriesInexact`."""
+def _stopping_at_exit(sequence: StaticSequence, state: tuple, loop: Loop, traced_body: TracedBody | None) -> tuple:
+    """A ``lax.while_loop`` that stops at the exit, replaying the trial's trace when there is one."""
     if traced_body is not None and not traced_body.appended:
         sequence, state, loop = _replaying(sequence, loop, traced_body)
     count = _Count(0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
-
-    def run(entry: tuple) -> tuple:
-        if gradient_free and not carries_no_gradient(entry):
-            raise _CarriesInexact
-        return _staged_counted_while(count, entry, loop, gradient_free)
-
-    return with_placeholders_filled(run, state)
+    return with_placeholders_filled(lambda entry: _staged_counted_while(count, entry, loop), state)
 
 
 def _replaying(sequence: StaticSequence, loop: Loop, traced_body: TracedBody) -> tuple[StaticSequence, tuple, Loop]:
@@ -212,9 +188,8 @@ def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
     return carry.split.rebuild(arrays)
 
 
-def _staged_counted_while(count: _Count, state: tuple, loop: Loop, gradient_free: bool = False) -> tuple:
-    """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode
-    only, unless ``gradient_free``: then a body that makes a carried value a float is :class:`_CarriesInexact`)."""
+def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
+    """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
     carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
     construct, location, stop_test = "`for` loop that can stop early (break or return)", loop.site.location, loop.stop_test
     assert stop_test is not None  # a counted loop stops early only through its break / return flags
@@ -227,11 +202,8 @@ def _staged_counted_while(count: _Count, state: tuple, loop: Loop, gradient_free
     def step(counter_and_arrays: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
         i, arrays = counter_and_arrays
         with appends.inside(appends.Forbidden(construct, location)):
-            new_arrays = _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, stop_test,
-                                   runs=lambda: keep_going((i, arrays)))
-        if gradient_free and not carries_no_gradient(new_arrays):
-            raise _CarriesInexact
-        return i + 1, new_arrays
+            return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, stop_test,
+                                    runs=lambda: keep_going((i, arrays)))
 
     try:
         _, arrays = lax.while_loop(presenting(keep_going, stop_test), presenting(step, loop.body),

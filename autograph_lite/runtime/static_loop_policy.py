@@ -97,13 +97,13 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
 
 class Decision(NamedTuple):
     """Why a loop runs as Python ("" to stage it); the trial's trace of its body when staging may
-    replay it (:mod:`.traced_bodies`); and whether the trial saw a float or complex value among the
-    carried ones (``None``: no trial), which decides how a loop with an exit is staged
-    (:func:`.staged_loops.staged_static`) without tracing the body to find out."""
+    replay it (:mod:`.traced_bodies`); and whether a loop with an exit must mask its iterations after
+    it (:func:`.staged_loops.staged_static`): the trial saw a float or complex value among the carried
+    ones, or a run-time effect in the body (``None``: no trial)."""
 
     reason: str
     traced_body: TracedBody | None = None
-    carries_inexact: bool | None = None
+    masks_exit: bool | None = None
 
 
 def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, body: Callable, state: tuple,
@@ -136,7 +136,7 @@ def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names:
     if recalled is not None:
         return Decision(recalled[0], None, recalled[1])
     decision = _decide(sequence, body, state, names)
-    _remember(key, (decision.reason, decision.carries_inexact))
+    _remember(key, (decision.reason, decision.masks_exit))
     return decision
 
 
@@ -185,8 +185,8 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
     if reason:
         return Decision(reason)
     carried = [*array_avals, *closed.out_avals[:len(split.arrays)]]
-    return Decision("", traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1]),
-                    any(jnp.issubdtype(aval.dtype, jnp.inexact) for aval in carried))
+    masks_exit = bool(closed.effects) or any(jnp.issubdtype(aval.dtype, jnp.inexact) for aval in carried)
+    return Decision("", traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1]), masks_exit)
 
 
 def _independent_of_traced_data(closed: jex_core.ClosedJaxpr, sequence: StaticSequence, split: Split,
