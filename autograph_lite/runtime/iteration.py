@@ -19,11 +19,26 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from ..errors import Location, StagingTypeError
 from .locations import caller_location
 from .run_time_checks import stage_exception
 from .values import is_traced
+
+
+def as_python_int(index: Any) -> Any:
+    """A staged loop's index as eager Python has it: ``range`` and ``enumerate`` give Python ints, which
+    are weakly typed under ``jit``, so ``i + v_int8`` computes in int8 as eagerly. ``lax`` loops count
+    in strongly typed integers (int32 beside an int8: 150 where eager's int8 wraps to -106); this marks
+    a traced count weakly typed (the same dtype and values)."""
+    if not is_traced(index) or jax.typeof(index).weak_type:
+        return index
+    return lax.convert_element_type_p.bind(index, new_dtype=jax.typeof(index).dtype, weak_type=True, sharding=None)
+
+
+PYTHON_INT_COUNTER = jax.ShapeDtypeStruct((), jnp.int32, weak_type=True)
+"""The abstract type of a loop's counter, which stands for a Python int (see :func:`as_python_int`)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,7 +23,7 @@ from . import appends, run_time_checks
 from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, staged_cond
-from .iteration import TracedRange
+from .iteration import TracedRange, as_python_int
 from .locations import presenting
 from .promotion import reads_bools_as_numbers
 from .raises import PathRaises
@@ -65,7 +65,7 @@ def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop
     if loop.stop_test is not None and (early_exit or masks_exit is False):
         return _stopping_at_exit(sequence, state, loop, traced_body)
     if traced_body is not None and loop.stop_test is None:
-        return traced_body.staged(sequence.length, sequence.xs, sequence.uses_index)
+        return traced_body.staged(sequence.length, sequence.xs, sequence.uses_index, sequence.first)
     elif traced_body is not None and not traced_body.appended:
         return _staged_sequence(*_replaying(sequence, loop, traced_body))
     else:
@@ -77,7 +77,7 @@ def _stopping_at_exit(sequence: StaticSequence, state: tuple, loop: Loop, traced
     """A ``lax.while_loop`` that stops at the exit, replaying the trial's trace when there is one."""
     if traced_body is not None and not traced_body.appended:
         sequence, state, loop = _replaying(sequence, loop, traced_body)
-    count = _Count(0, sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
+    count = _Count(sequence.first, sequence.first + sequence.length, lambda k: sequence.make_item(k, _row(sequence.xs, k)))
     return with_placeholders_filled(lambda entry: _staged_counted_while(count, entry, loop), state)
 
 
@@ -148,7 +148,7 @@ def _staged_sequence(sequence: StaticSequence, state: tuple, loop: Loop) -> tupl
         collectors.append(collector)
         return (None if k is None else k + 1, new_arrays), collector.outputs()
 
-    counter = jnp.int32(0) if sequence.uses_index else None
+    counter = jnp.asarray(sequence.first) if sequence.uses_index else None  # a Python int's type: weakly typed
     try:
         (_, arrays), outputs = lax.scan(presenting(scan_step, loop.body), (counter, carry.split.arrays), sequence.xs,
                                         length=sequence.length)
@@ -170,9 +170,9 @@ class _Count:
 def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
     start, stop, step = traced_range.start, traced_range.stop, traced_range.step
     if not is_traced(step) and step == 1:
-        count = _Count(start, stop, lambda i: i)
+        count = _Count(start, stop, as_python_int)
     else:
-        count = _Count(0, traced_range.trip_count(), lambda k: start + k * step)
+        count = _Count(0, traced_range.trip_count(), lambda k: as_python_int(start + k * step))
     if loop.stop_test is not None:
         return _staged_counted_while(count, state, loop)
     carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())

@@ -40,7 +40,7 @@ from jax.extend import core as jex_core
 from . import appends, effects, report, traced_bodies
 from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
-from .iteration import Enumerate, Zip
+from .iteration import PYTHON_INT_COUNTER, Enumerate, Zip, as_python_int
 from .locations import location_of
 from .raises import PathRaises
 from .session import current
@@ -50,21 +50,27 @@ from .values import Split, Undefined, cell_contents_or, is_array_leaf, is_traced
 
 @dataclasses.dataclass(frozen=True)
 class StaticSequence:
-    """A loop over ``length`` items; item ``k`` is ``make_item(k, xs[k])``."""
+    """A loop over ``length`` items; the item of counter value ``k`` is ``make_item(k, xs[k - first])``.
+
+    ``first`` is where the counter starts: a ``range(1, n)``'s items are the counter itself, from 1, as
+    a hand-written ``fori_loop(1, n)`` counts (no addition per iteration); it is 0 wherever there are
+    ``xs`` to index.
+    """
 
     length: int
     xs: Any  # a pytree of arrays scanned along their leading axis, or None
     make_item: Callable[[Any, Any], Any]
     uses_index: bool
     traced_data: bool
+    first: int = 0
 
 
 def static_sequence(iterable: Any) -> StaticSequence | None:
     """Describe ``iterable`` when its length is static and it can be indexed by a traced counter."""
     if isinstance(iterable, range):
         start, step = iterable.start, iterable.step
-        if start == 0 and step == 1:
-            return StaticSequence(len(iterable), None, lambda k, _: k, True, False)
+        if step == 1:
+            return StaticSequence(len(iterable), None, lambda k, _: k, True, False, start)
         return StaticSequence(len(iterable), None, lambda k, _: start + k * step, True, False)
     if isinstance(iterable, jax.Array) and iterable.ndim >= 1:
         return StaticSequence(iterable.shape[0], iterable, lambda _, x: x, False, is_traced(iterable))
@@ -75,7 +81,8 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         start = iterable.start
 
         def enumerated_item(k: Any, x: Any) -> tuple[Any, Any]:
-            return (k if isinstance(start, int) and start == 0 else start + k), inner.make_item(k, x)
+            count = k if isinstance(start, int) and start == 0 else as_python_int(start + k)
+            return count, inner.make_item(k + inner.first if inner.first else k, x)
 
         return StaticSequence(inner.length, inner.xs, enumerated_item, True, inner.traced_data or is_traced(start))
     if isinstance(iterable, Zip):
@@ -87,7 +94,7 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         xs = tuple(None if p.xs is None else jax.tree_util.tree_map(lambda a: a[:length], p.xs) for p in parts)
 
         def zipped_item(k: Any, x: Any) -> tuple[Any, ...]:
-            return tuple(p.make_item(k, xi) for p, xi in zip(parts, x))
+            return tuple(p.make_item(k + p.first if p.first else k, xi) for p, xi in zip(parts, x))
 
         return StaticSequence(
             length, xs, zipped_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)
@@ -131,7 +138,7 @@ def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names:
     of the loop around it: its decision is remembered for a body that sees the same things (a
     remembered decision comes without a trace to replay: it was made in another trace).
     """
-    key = _key_of(body, (sequence.length, sequence.traced_data, sequence.xs, sequence.make_item), state)
+    key = _key_of(body, (sequence.length, sequence.first, sequence.traced_data, sequence.xs, sequence.make_item), state)
     recalled = _recall(key)
     if recalled is not None:
         return Decision(recalled[0], None, recalled[1])
@@ -170,7 +177,7 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
     array_avals = [_abstract(a) for a in split.arrays]
     try:
         with report.paused():  # a trial: its decisions are dropped
-            closed = jax.make_jaxpr(one_iteration)(jnp.int32(0), item_avals, *array_avals)
+            closed = jax.make_jaxpr(one_iteration)(PYTHON_INT_COUNTER, item_avals, *array_avals)
     except PlaceholderNeeded:
         raise
     except effects.Refused as refused:

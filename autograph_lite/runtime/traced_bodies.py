@@ -73,11 +73,12 @@ class TracedBody:
         return self.split.rebuild(outputs[:len(self.split.arrays)])
 
     def _outputs(self, index: Any, x: Any, arrays: list[Any]) -> list[Any]:
-        index = jnp.int32(0) if index is None else index  # an index the iteration does not read
+        index = jnp.asarray(0) if index is None else index  # an index the iteration does not read
         return list(jex_core.jaxpr_as_fun(self.closed)(index, *jax.tree_util.tree_leaves(x), *arrays))
 
-    def staged(self, length: int, xs: Any, uses_index: bool) -> tuple:
-        """The loop staged as one ``lax.scan`` whose body is this jaxpr (a counter carried if it reads one)."""
+    def staged(self, length: int, xs: Any, uses_index: bool, first: int = 0) -> tuple:
+        """The loop staged as one ``lax.scan`` whose body is this jaxpr (a counter from ``first`` carried
+        if it reads one)."""
         carried = len(self.split.arrays)
 
         def step(counter_and_arrays: tuple[Any, list[Any]], x: Any) -> tuple[tuple[Any, list[Any]], tuple]:
@@ -85,7 +86,7 @@ class TracedBody:
             outputs = self._outputs(k, x, arrays)
             return (None if k is None else k + 1, outputs[:carried]), tuple(outputs[carried:])
 
-        counter = jnp.int32(0) if uses_index and self.reads_index else None
+        counter = jnp.asarray(first) if uses_index and self.reads_index else None  # weakly typed, as a Python int
         (_, arrays), stacked = lax.scan(step, (counter, self.split.arrays), xs, length=length)
         if self.appended:
             collector = appends.Collector()
