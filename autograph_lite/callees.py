@@ -10,6 +10,7 @@ installed into ``site-packages``.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import sysconfig
@@ -97,7 +98,11 @@ def _matches(module_name: str, prefixes: set[str]) -> bool:
     return any(module_name == p or module_name.startswith(p + ".") for p in prefixes)
 
 
+@functools.lru_cache(maxsize=4096)
 def _in_library_directory(filename: str) -> bool:
+    """Whether the file is in the standard library or an installed package. Remembered per file
+    name: a first conversion asks for its module's file and for its code's, most often the same
+    file, and every function of a module asks again; each ``realpath`` reads the file system."""
     path = os.path.realpath(filename)
     if f"{os.sep}site-packages{os.sep}" in path or f"{os.sep}dist-packages{os.sep}" in path:
         return True

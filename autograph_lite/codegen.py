@@ -19,7 +19,9 @@ import types
 from typing import Any, TypeVar, cast
 
 import gast
+from gast.ast3 import GAstToAst3
 
+from .dispatch import DispatchByClass
 from .generated_names import PREFIX, RUNTIME
 from .runtime import jax_errors
 from .source import ParsedFunction
@@ -41,8 +43,15 @@ class CompiledCode:
     code: types.CodeType
 
 
+class _ToPython(DispatchByClass, GAstToAst3):
+    """gast's own translation to Python's ``ast``, with its method lookup done once per class: it
+    visits every node of every rewritten function (tests/test_fast_equivalents.py checks that it gives
+    what ``gast.gast_to_ast`` gives)."""
+
+
 def to_python_ast(node: gast.AST) -> ast.AST:
-    return gast.gast_to_ast(node)
+    """``gast.gast_to_ast(node)``."""
+    return _ToPython().visit(node)
 
 
 def source_of(rewritten: gast.AST) -> str:
@@ -159,7 +168,7 @@ def bind(compiled: CompiledCode, original: types.FunctionType, operators: object
     return function
 
 
-class _ClassContext(ast.NodeTransformer):
+class _ClassContext(DispatchByClass, ast.NodeTransformer):
     """What compiling inside the method's class would have done: private-name mangling, and the
     ``__class__`` cell that a zero-argument ``super()`` reads (made explicit: ``super(__class__, self)``).
     """

@@ -2,11 +2,13 @@
 
 ``return``, ``break``, ``continue``, ``global`` and loops are statements, and statements live only in
 the blocks of compound statements. Searching for them through the block fields alone skips every
-expression node, which is most of a tree.
+expression node, which is most of a tree. The walks that must see expressions use ``walk`` and
+``child_nodes`` here: gast's own, made cheaper.
 """
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterable, Iterator
 
 import gast
@@ -26,7 +28,8 @@ def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
     while pending:
         node = pending.pop()
         yield node
-        if not isinstance(node, SCOPES):
+        # Most statements have no block (an empty tuple of block fields): they are not asked for one.
+        if not isinstance(node, SCOPES) and _BLOCK_FIELDS.get(type(node)) != ():
             for block in blocks_of(node):
                 pending.extend(block)
 
@@ -69,6 +72,28 @@ GAST_CLASSES: list[type[gast.AST]] = [
 ]
 # The block fields of every gast node class.
 _BLOCK_FIELDS: dict[type, tuple[str, ...]] = {kind: _block_fields(kind) for kind in GAST_CLASSES}
+
+
+def child_nodes(node: gast.AST) -> list[gast.AST]:
+    """``list(gast.iter_child_nodes(node))``: the same nodes in the same order, without its two
+    nested generators, which cost more than the walks that ask for children do with them."""
+    children = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            children += [item for item in value if isinstance(item, gast.AST)]
+        elif isinstance(value, gast.AST):
+            children.append(value)
+    return children
+
+
+def walk(node: gast.AST) -> Iterator[gast.AST]:
+    """``gast.walk(node)``: the same nodes in the same order (breadth first), found by ``child_nodes``."""
+    pending = collections.deque([node])
+    while pending:
+        node = pending.popleft()
+        pending.extend(child_nodes(node))
+        yield node
 
 
 def contains(statements: Iterable[gast.AST], kind: type | tuple[type, ...]) -> bool:

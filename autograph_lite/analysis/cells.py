@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import gast
 
+from .blocks import child_nodes
 from .names import ANY_SOURCE, NameScanner
 
 _NESTED = (gast.FunctionDef, gast.Lambda)
@@ -31,10 +32,10 @@ def cell_names(function: gast.AST, local_names: frozenset[str], names: NameScann
 def _nested_scopes(function: gast.AST) -> Iterator[gast.AST]:
     """The ``def`` and ``lambda`` nodes directly inside ``function``'s scope (inside comprehensions
     too); each one's own nested scopes are part of its free names."""
-    pending = list(gast.iter_child_nodes(function))
+    pending = child_nodes(function)
     while pending:
         node = pending.pop()
         if isinstance(node, _NESTED):
             yield node
         elif not isinstance(node, _OPAQUE):
-            pending.extend(gast.iter_child_nodes(node))
+            pending.extend(child_nodes(node))

@@ -125,8 +125,18 @@ class NameScanner:
         if kind in _SCOPES_AND_COMPREHENSIONS:
             found |= self._free_reads(node)
             return
-        for child in _children(node):
-            self._collect_reads(child, found)
+        # The children that may hold a name (``gast.iter_child_nodes`` without contexts, operators and
+        # constants, which are most of a tree), iterated here rather than listed by a helper: this is
+        # the innermost loop of every analysis.
+        fields = _NAMED_FIELDS.get(kind)
+        for field in fields if fields is not None else node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, gast.AST) and type(item) not in _NAMELESS:
+                        self._collect_reads(item, found)
+            elif isinstance(value, gast.AST) and type(value) not in _NAMELESS:
+                self._collect_reads(value, found)
 
     def _free_reads(self, node: gast.AST) -> set[str]:
         """Reads inside a nested scope that refer to names outside it."""
@@ -187,8 +197,15 @@ class NameScanner:
             captured = node.rest if kind is gast.MatchMapping else node.name
             if captured is not None:
                 found.add(captured)
-        for child in _children(node):
-            self._collect_writes(child, found)
+        fields = _NAMED_FIELDS.get(kind)  # the children that may hold a name, as in _collect_reads
+        for field in fields if fields is not None else node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, gast.AST) and type(item) not in _NAMELESS:
+                        self._collect_writes(item, found)
+            elif isinstance(value, gast.AST) and type(value) not in _NAMELESS:
+                self._collect_writes(value, found)
 
 
 def _declared_writes(names: NameScanner, node: gast.AST, found: set[str]) -> None:
@@ -208,20 +225,6 @@ def _declared_writes(names: NameScanner, node: gast.AST, found: set[str]) -> Non
 
 # For syntax whose source text is unknown: it may hold a walrus, and nothing is remembered.
 ANY_SOURCE = NameScanner()
-
-
-def _children(node: gast.AST) -> list[gast.AST]:
-    """``gast.iter_child_nodes(node)`` without the children that hold no name (contexts, operators,
-    constants): they are most of a tree's nodes, and this is the innermost loop of every analysis."""
-    children = []
-    fields = _NAMED_FIELDS.get(type(node))
-    for field in fields if fields is not None else node._fields:
-        value = getattr(node, field, None)
-        if isinstance(value, list):
-            children += [item for item in value if isinstance(item, gast.AST) and type(item) not in _NAMELESS]
-        elif isinstance(value, gast.AST) and type(value) not in _NAMELESS:
-            children.append(value)
-    return children
 
 
 def _as_list(node: gast.AST | list | None) -> list:

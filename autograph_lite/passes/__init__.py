@@ -14,7 +14,7 @@ import gast
 
 from ..analysis import NameScanner, analyze
 from ..analysis.assigned_before_read import assigned_before_every_read
-from ..analysis.blocks import contains
+from ..analysis.blocks import child_nodes, contains
 from ..source import ParsedFunction
 from . import (
     attribute_stores,
@@ -145,21 +145,21 @@ def _rewrite_nested(node: gast.AST, outer: ScopeFacts) -> None:
 
 def _nested_scopes(function: gast.AST) -> Iterator[gast.AST]:
     """The functions and lambdas directly inside ``function``'s own scope (not inside classes)."""
-    pending = list(gast.iter_child_nodes(function))
+    pending = child_nodes(function)
     while pending:
         node = pending.pop()
         if isinstance(node, _SCOPES):
             yield node
         elif not isinstance(node, (gast.ClassDef, gast.AsyncFunctionDef)):
-            pending.extend(gast.iter_child_nodes(node))
+            pending.extend(child_nodes(node))
 
 
 def _is_generator(node: gast.AST) -> bool:
-    pending = list(gast.iter_child_nodes(node))
+    pending = child_nodes(node)
     while pending:
         current = pending.pop()
         if isinstance(current, (gast.Yield, gast.YieldFrom)):
             return True
         if not isinstance(current, (*_SCOPES, gast.ClassDef, gast.AsyncFunctionDef)):
-            pending.extend(gast.iter_child_nodes(current))
+            pending.extend(child_nodes(current))
     return False

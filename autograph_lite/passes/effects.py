@@ -15,7 +15,7 @@ import ast
 
 import gast
 
-from ..analysis.blocks import SCOPES, blocks_of
+from ..analysis.blocks import SCOPES, blocks_of, walk
 from . import nodes
 
 
@@ -44,7 +44,9 @@ def first_effect(body: list[gast.stmt]) -> str | None:
 def _own_effect(statement: gast.stmt) -> str | None:
     """The effect of the statement itself, leaving aside the statements in its blocks."""
     for target in _targets(statement):
-        for node in gast.walk(target):
+        if type(target) is gast.Name:
+            continue  # most targets: a name holds no store to an attribute or item
+        for node in walk(target):
             if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
                 return f"assigns to {_text(node)}"
     value = getattr(statement, "value", None)

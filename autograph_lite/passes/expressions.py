@@ -11,7 +11,7 @@ from __future__ import annotations
 import gast
 
 from ..analysis.blocks import GAST_CLASSES
-from .dispatch import DispatchByClass
+from ..dispatch import DispatchByClass
 
 # Never rewritten by the expression passes, and holding nothing that is.
 _LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unaryop, gast.cmpop, gast.boolop)
@@ -27,6 +27,9 @@ def _fields_to_visit(kind: type[gast.AST]) -> tuple[str, ...]:
 
 # Per node class, the fields that may hold something to rewrite: looked up once, not on every node.
 _VISITED_FIELDS: dict[type, tuple[str, ...]] = {kind: _fields_to_visit(kind) for kind in GAST_CLASSES}
+# The leaves' classes, for a set lookup of a node's exact class (gast's classes have no subclasses)
+# instead of an ``isinstance`` against seven classes, for every child of every expression.
+_LEAF_CLASSES = frozenset(kind for kind in GAST_CLASSES if issubclass(kind, _LEAVES))
 
 
 class ExpressionTransformer(DispatchByClass, gast.NodeTransformer):
@@ -45,14 +48,14 @@ class ExpressionTransformer(DispatchByClass, gast.NodeTransformer):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 setattr(node, field, self._visit_list(value))
-            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+            elif isinstance(value, gast.AST) and type(value) not in _LEAF_CLASSES:
                 setattr(node, field, self.visit(value))
         return node
 
     def _visit_list(self, values: list) -> list:
         result = []
         for value in values:
-            if isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+            if isinstance(value, gast.AST) and type(value) not in _LEAF_CLASSES:
                 value = self.visit(value)
                 if value is None:
                     continue

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gast
 
+from ..analysis.blocks import statements_within, walk
 from ..analysis.lost_updates import UpdateFacts, lost_update_candidates, updated_name
 from . import nodes
 from .calls import dotted_name
@@ -44,10 +45,27 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     """Only the scope's own names (parameters and assigned names) are rebound. A container from
     outside the function (a global, a closure variable) is updated in place as written: rebinding it
     would make it a local."""
-    if isinstance(function, gast.FunctionDef):
+    if isinstance(function, gast.FunctionDef) and _assigns_items(function):
         checks = lost_update_candidates(function, facts.parameters, facts.names)
         _ItemUpdates(facts.own_names, checks, function.name).visit(function)
     return facts
+
+
+def _assigns_items(function: gast.FunctionDef) -> bool:
+    """Whether a statement of the function's own scope assigns to an item (``x[i] = v``, ``a.b[i] += v``,
+    ``x, y[0] = ...``): the only statements this pass changes. Most functions have none, and are not
+    walked again."""
+    for statement in statements_within(function.body):
+        if isinstance(statement, gast.Assign):
+            targets = statement.targets
+        elif isinstance(statement, gast.AugAssign):
+            targets = [statement.target]
+        else:
+            continue
+        for target in targets:
+            if type(target) is not gast.Name and any(isinstance(node, gast.Subscript) for node in walk(target)):
+                return True
+    return False
 
 
 class _ItemUpdates(BlockTransformer):
@@ -109,7 +127,7 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | 
     """``node`` as written, after a check of each container whose item it assigns in place."""
     checks = []
     for target in targets:
-        for store in gast.walk(target):
+        for store in walk(target):
             # a name or a.b.c: evaluated a second time, it gives the same object (attributes aside that
             # are computed properties, which a container rarely is)
             path = dotted_name(store.value) if isinstance(store, gast.Subscript) and isinstance(store.ctx, gast.Store) else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import gast
 
 from ..analysis import NameScanner
-from ..analysis.blocks import statements_within
+from ..analysis.blocks import child_nodes, statements_within, walk
 from . import nodes
 from .facts import ScopeFacts
 
@@ -71,13 +71,16 @@ def _read_in(body: list[gast.stmt]) -> set[str]:
     """The names ``body`` reads other than to append to them. A staged body's appends reach the list
     only after the loop, so a list the body also reads (``len(ys)``, ``ys[-1]``, a closure's read) must
     see each append as it happens: its appends stay as written, an effect that keeps the loop Python."""
-    receivers = {id(s.value.func.value) for s in _statements(body) if _is_append(s)}
-    return {node.id for statement in body for node in gast.walk(statement)
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and id(node) not in receivers}
-
-
-def _statements(body: list[gast.stmt]) -> list[gast.stmt]:
-    return [node for statement in body for node in gast.walk(statement) if isinstance(node, gast.stmt)]
+    receivers: set[int] = set()  # the lists appended to: one walk finds them and the loaded names
+    loaded: list[gast.Name] = []
+    for statement in body:
+        for node in walk(statement):
+            if isinstance(node, gast.Name):
+                if isinstance(node.ctx, gast.Load):
+                    loaded.append(node)
+            elif isinstance(node, gast.stmt) and _is_append(node):
+                receivers.add(id(node.value.func.value))
+    return {node.id for node in loaded if id(node) not in receivers}
 
 
 def _rewrite_append(statement: gast.Expr, stays_stacked: bool) -> None:
@@ -160,5 +163,5 @@ def _own_nodes(function: gast.FunctionDef) -> list[gast.AST]:
         node = pending.pop()
         found.append(node)
         if not isinstance(node, _SCOPES):
-            pending.extend(gast.iter_child_nodes(node))
+            pending.extend(child_nodes(node))
     return found

@@ -8,10 +8,10 @@ import gast
 
 from ..analysis import StatementInfo
 from ..analysis.blocks import blocks_of, child_statements, statements_within
+from ..dispatch import DispatchByClass
 from ..errors import UnsupportedSyntaxError
 from ..generated_names import PREFIX
 from . import nodes
-from .dispatch import DispatchByClass
 from .facts import ScopeFacts
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gast
 
+from ..dispatch import DispatchByClass
 from . import nodes
 from .facts import ScopeFacts
 
@@ -26,7 +27,7 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     return facts
 
 
-class _CheckedReads(gast.NodeTransformer):
+class _CheckedReads(DispatchByClass, gast.NodeTransformer):
     def __init__(self, names: set[str]) -> None:
         self.names = names
 

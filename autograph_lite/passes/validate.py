@@ -8,8 +8,8 @@ import gast
 
 from ..analysis import NameScanner, declared_outer
 from ..analysis.blocks import child_statements, contains
+from ..dispatch import DispatchByClass
 from ..errors import Location, UnsupportedSyntaxError
-from .dispatch import DispatchByClass
 from .facts import ScopeFacts
 
 
@@ -85,7 +85,8 @@ class _Checker(DispatchByClass, gast.NodeVisitor):
         self._control_flow(node)
 
     def visit_While(self, node: gast.While) -> None:
-        self._reject_walrus(node.test)
+        if self.names.may_have_walrus:  # without `:=` in the source text, no test holds a walrus
+            self._reject_walrus(node.test)
         self._control_flow(node)
 
     def visit_For(self, node: gast.For) -> None:

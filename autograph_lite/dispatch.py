@@ -1,7 +1,8 @@
 """The visitors' method lookup, done once per class of node instead of once per node.
 
 ``ast.NodeVisitor.visit`` builds the name ``visit_<class>`` and looks it up on the visitor for every
-node it visits; the passes visit thousands of nodes per conversion, of a few dozen classes.
+node it visits; the passes visit thousands of nodes per conversion, of a few dozen classes, and gast's
+translators between ``ast`` and gast (``source``, ``codegen``) visit every node of every function.
 """
 
 from __future__ import annotations
@@ -28,5 +29,15 @@ class DispatchByClass(gast.NodeVisitor):
         if method is None:
             visitor_class = type(self)
             method = getattr(visitor_class, "visit_" + type(node).__name__, None) or visitor_class.generic_visit
+            if method is _CONSTANT_SHIM and not any(hasattr(visitor_class, name) for name in _OLD_CONSTANT_METHODS):
+                method = visitor_class.generic_visit  # where the shim would end, with no failed lookup on the way
             self._methods[type(node)] = method
         return method(self, node)
+
+
+# ``ast.NodeVisitor.visit_Constant`` calls a ``visit_Num`` / ``visit_Str`` / ... method of the visitor (the
+# node classes before Python 3.8) if it has one, else ``generic_visit``: a failed attribute lookup, an
+# exception caught, on every constant of every tree that a visitor without its own ``visit_Constant``
+# (gast's translators) walks.
+_CONSTANT_SHIM = getattr(gast.NodeVisitor, "visit_Constant", None)
+_OLD_CONSTANT_METHODS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant", "visit_Ellipsis")
