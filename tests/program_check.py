@@ -369,7 +369,7 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
 def _has_hidden_effects(function: Callable) -> bool:
     """Whether the program's module calls ``next`` or draws from a NumPy Generator, or a helper of it
     stores into an item of a module-level container (program_helper_effects.py)."""
-    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.\w+ \S?=|^    [A-Z_]+\.\w+ \S?=",
+    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.\w+ \S?=|^    [A-Z_]+\.\w+ \S?=|^    del [A-Z_]+\[",
                           Path(function.__code__.co_filename).read_text(),
                           re.MULTILINE))
 

@@ -1,6 +1,7 @@
 """Effects hidden in what an expression calls, in generated programs (feature ``helper_effects``).
 
-A helper that bumps a module-level counter (``COUNTER[0] += 1``), a method or helper that changes an
+A helper that bumps a module-level counter (``COUNTER[0] += 1``) or deletes an item of a module-level
+list (``del POOL[-1]``), a method or helper that changes an
 attribute of a module-level object (``self.count += 1`` on ``TALLY``, ``TALLY.count += 2``), ``next``
 on an iterator from before the loop, a draw from a NumPy ``Generator``: each changes state that
 outlives the statement, and
@@ -29,6 +30,8 @@ MODULE_PARTS = {
              "    def bump(self):\n        self.count += 1\n        return self.count % 5",
     "TALLY": "TALLY = Tally()",
     "tock": "def tock():\n    TALLY.count += 2\n    return TALLY.count % 5",
+    "POOL": "POOL = list(range(64))",
+    "shrink": "def shrink():\n    del POOL[-1]\n    return len(POOL) % 5",
 }
 # What f must run first for each kind of leaf, before any leaf can be drawn.
 ENTRIES = {
@@ -36,19 +39,20 @@ ENTRIES = {
     "iterator": "steps = iter(STEPS)",
     "generator": "rng = np.random.default_rng(7)",
     "tally": "TALLY.count = 0",
+    "pool": "POOL[:] = range(64)",
 }
 
 
 class HelperEffects:
-    """Int leaves that change hidden state: ``tick()``, ``TALLY.bump()``, ``tock()``, ``next(steps, 0)``,
-    ``int(rng.integers(0, 5))``."""
+    """Int leaves that change hidden state: ``tick()``, ``TALLY.bump()``, ``tock()``, ``shrink()``,
+    ``next(steps, 0)``, ``int(rng.integers(0, 5))``."""
 
     entries: frozenset[str] = frozenset()  # the kinds of hidden state the program uses (see ENTRIES)
 
     def extra_leaves(self, t: str, scope: Scope) -> list:
         options = super().extra_leaves(t, scope)
         if self.has("helper_effects") and t == "i":
-            options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf]
+            options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -69,6 +73,10 @@ class HelperEffects:
     def tock_leaf(self) -> E:
         self.hidden_state("tally", "Tally", "TALLY", "tock")
         return E("tock()", COUNTER_BOUND, False)
+
+    def shrink_leaf(self) -> E:
+        self.hidden_state("pool", "POOL", "shrink")
+        return E("shrink()", COUNTER_BOUND, False)
 
     def next_leaf(self) -> E:
         self.hidden_state("iterator", "STEPS")

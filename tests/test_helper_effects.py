@@ -309,3 +309,70 @@ def test_next_of_an_iterator_made_in_the_same_staged_code_is_eagers():
 def test_next_of_an_iterator_made_outside_a_staged_branch_is_refused():
     with pytest.raises(autograph_lite.ConversionError, match="advances an iterator"):
         autograph_lite.jit(iterator_from_outside_the_branch)(jnp.float32(-1.0))
+
+
+# --- del of an item: the same effect as a store -----------------------------------------------------
+
+POOL = list(range(10))
+
+
+def shrink():
+    del POOL[-1]
+    return len(POOL)
+
+
+def shrink_three_times(x):
+    POOL[:] = range(10)
+    for i in range(3):
+        x = x + shrink()
+    return x
+
+
+def shrink_while_small(x):
+    POOL[:] = range(10)
+    while x < 20.0:
+        x = x + shrink()
+    return x
+
+
+def drop_first(items, x):
+    del items[0]
+    return x + len(items)
+
+
+def test_a_helpers_del_of_a_global_item_in_a_static_loop_runs_as_python():
+    expected, expected_pool = shrink_three_times(F32(0.0)), list(POOL)
+    for run in (autograph_lite.convert(shrink_three_times), autograph_lite.jit(shrink_three_times)):
+        assert float(run(F32(0.0))) == float(expected) == 24.0
+        assert POOL == expected_pool == list(range(7))
+
+
+def test_a_helpers_del_of_a_global_item_in_a_staged_loop_is_a_located_error():
+    message = conversion_error(shrink_while_small, F32(0.0))
+    assert message.startswith(f"{where(shrink, 'del POOL[-1]')}: this item assignment into POOL, which mutates a list")
+    assert POOL == list(range(10))  # refused before the deletion
+
+
+def test_del_of_an_item_of_a_list_from_the_caller_in_a_traced_branch_is_a_located_error():
+    def keep_or_drop(x):
+        items = [1, 2, 3]
+        if x > 0:
+            x = drop_first(items, x)
+        return x, len(items)
+
+    assert conversion_error(keep_or_drop, F32(1.0)).startswith(f"{where(drop_first, 'del items[0]')}: ")
+
+
+def test_del_of_items_of_lists_built_inside_staged_code_or_outside_it_is_python():
+    def trims(x):
+        kept = 0.0
+        for i in range(3):
+            parts = [x, x * 2.0, x * 3.0]
+            del parts[0]
+            kept = kept + parts[0]
+        table = {"a": 1, "b": 2}
+        del table["a"]
+        return kept + len(table)
+
+    assert_same(autograph_lite.jit(trims)(F32(1.5)), trims(F32(1.5)))
+    assert "scan" in str(autograph_lite.explain(trims, F32(1.5)))

@@ -13,6 +13,9 @@ from outside staged code, where the update would happen once while tracing (``ru
 
     COUNTS[0] += 1   ->  _ag.check_item_assignment(COUNTS, 'COUNTS'); COUNTS[0] += 1
 
+``del x[i]`` changes the container in place whoever holds it, so it gets the check whatever ``x`` is
+(a list built inside the staged code, or outside staged code altogether, is left alone by the check).
+
 Only a container that is a name or a chain of attributes of a name is checked, so that evaluating it
 twice is harmless; ``rows[0][1] = v`` is left without a check.
 
@@ -52,11 +55,11 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
 
 
 def _assigns_items(function: gast.FunctionDef) -> bool:
-    """Whether a statement of the function's own scope assigns to an item (``x[i] = v``, ``a.b[i] += v``,
-    ``x, y[0] = ...``): the only statements this pass changes. Most functions have none, and are not
-    walked again."""
+    """Whether a statement of the function's own scope assigns to or deletes an item (``x[i] = v``,
+    ``a.b[i] += v``, ``x, y[0] = ...``, ``del x[i]``): the only statements this pass changes. Most
+    functions have none, and are not walked again."""
     for statement in statements_within(function.body):
-        if isinstance(statement, gast.Assign):
+        if isinstance(statement, (gast.Assign, gast.Delete)):
             targets = statement.targets
         elif isinstance(statement, gast.AugAssign):
             targets = [statement.target]
@@ -92,6 +95,11 @@ class _ItemUpdates(BlockTransformer):
         if updated_name(node) not in self.local_names:
             return _checked_in_place(node, node.targets)
         return self._rebind(node, node.targets[0], node.value, None)
+
+    def visit_Delete(self, node: gast.Delete) -> gast.stmt | list[gast.stmt]:
+        """``del x[i]`` changes the container in place, whichever name holds it: checked like a store
+        into an outer container (a JAX array, which has no item deletion, raises JAX's own error)."""
+        return _checked_in_place(node, node.targets)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt | list[gast.stmt]:
         if updated_name(node) not in self.local_names:
@@ -130,7 +138,8 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | 
         for store in walk(target):
             # a name or a.b.c: evaluated a second time, it gives the same object (attributes aside that
             # are computed properties, which a container rarely is)
-            path = dotted_name(store.value) if isinstance(store, gast.Subscript) and isinstance(store.ctx, gast.Store) else None
+            in_place = isinstance(store, gast.Subscript) and isinstance(store.ctx, (gast.Store, gast.Del))
+            path = dotted_name(store.value) if in_place else None
             if path is not None:
                 arguments = [_loaded_copy(store.value, node.lineno), nodes.constant(".".join(path), node.lineno)]
                 checks.append(nodes.expression_statement(
