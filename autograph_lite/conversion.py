@@ -253,7 +253,9 @@ def operators(static_loops: str) -> Operators:
 
 
 def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]], bool]:
-    """The predicate the calls pass asks: is ``a.b.c(...)`` a call of library code or a class?"""
+    """The predicate the calls pass asks: is ``a.b.c(...)`` a call of library code (a library's class
+    included)? A class of the user's goes through ``_ag.call``, which notes its new instance as made by
+    the staged code that called it."""
     cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
 
     def leave_as_is(path: tuple[str, ...]) -> bool:
@@ -275,8 +277,8 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
             value = getattr(value, attribute, _MISSING)
         if value is _MISSING or _needs_runtime(value) or takes_functions(value):
             return False  # the runtime converts the function a library function is given
-        if isinstance(value, type):
-            return True
+        if isinstance(value, type):  # the runtime notes a user's class's new instances (runtime.effects.note_made)
+            return callees.is_library_module(value.__module__)
         module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
         return callees.is_library_module(module)
 

@@ -140,7 +140,7 @@ DOCUMENTED_LIMITATIONS = {
     "effect hidden in a call inside staged code (a helper's store, next(), a random draw)": Limitation(
         autograph_lite.ConversionError, re.compile(
             r"which (mutates a (list|dict|set|deque|bytearray)|advances an iterator|changes the state of a "
-            r"|changes a \w+ from outside the staged code)"),
+            r"|changes an object of class \w+ that the staged code did not make)"),
         _hidden_effect),
     "nested function assigns an outer variable inside staged code": Limitation(
         autograph_lite.ConversionError, re.compile(r"assigns to the (nonlocal|global) variable '(?P<name>\w+)'"),

@@ -349,7 +349,8 @@ def test_a_helpers_del_of_a_global_item_in_a_static_loop_runs_as_python():
 
 def test_a_helpers_del_of_a_global_item_in_a_staged_loop_is_a_located_error():
     message = conversion_error(shrink_while_small, F32(0.0))
-    assert message.startswith(f"{where(shrink, 'del POOL[-1]')}: this item assignment into POOL, which mutates a list")
+    assert message.startswith(f"{where(shrink, 'del POOL[-1]')}: this deletion of an item of POOL, which mutates a list")
+    assert "build a new value instead of deleting in place" in message
     assert POOL == list(range(10))  # refused before the deletion
 
 
@@ -361,6 +362,19 @@ def test_del_of_an_item_of_a_list_from_the_caller_in_a_traced_branch_is_a_locate
         return x, len(items)
 
     assert conversion_error(keep_or_drop, F32(1.0)).startswith(f"{where(drop_first, 'del items[0]')}: ")
+
+
+def test_del_of_a_numpy_arrays_item_is_numpys_error_inside_staged_code_too():
+    def drop(x):
+        a = np.arange(3.0)
+        if x > 0:
+            del a[0]
+        return x
+
+    with pytest.raises(ValueError, match="cannot delete array elements"):
+        drop(1.0)
+    with pytest.raises(ValueError, match="cannot delete array elements"):
+        autograph_lite.jit(drop)(F32(1.0))
 
 
 def test_del_of_items_of_lists_built_inside_staged_code_or_outside_it_is_python():

@@ -158,3 +158,41 @@ def test_ranges_with_a_start_give_eager_items():
     assert report.count("-> lax.scan") == 2 and report.count("-> lax.while_loop") == 1, report  # enumerate(range) is Python
     for got, want in zip(jitted, expected):
         assert jnp.asarray(got).dtype == jnp.asarray(want).dtype
+
+
+X64_PROGRAM = """
+import jax, jax.numpy as jnp, autograph_lite
+jax.config.update("jax_enable_x64", True)
+XS = jnp.arange(60.0)
+
+def take_in_scan(xs):
+    total = xs[0]
+    for i in range(1, 40):
+        total = total + jnp.take(xs, i)
+    return total
+
+def first_sum(xs, v):
+    out = v
+    for i in range(20, 55):
+        if xs[i] > 30.5:
+            out = i + v
+            break
+    return out
+
+assert float(autograph_lite.jit(take_in_scan)(XS)) == float(take_in_scan(XS))
+got, want = autograph_lite.jit(first_sum)(XS, jnp.int8(100)), first_sum(XS, jnp.int8(100))
+assert int(got) == int(want) and got.dtype == want.dtype, (got, want)
+print("ok")
+"""
+
+
+def test_the_index_follows_x64_mode(tmp_path):
+    """Under ``jax_enable_x64`` a Python int is a weakly typed int64: the trial's counter must be too
+    (a fixed int32 one made the scan fail to lower, found by review)."""
+    import subprocess
+    import sys
+
+    program = tmp_path / "x64_program.py"  # a file: the converter reads the functions' source
+    program.write_text(X64_PROGRAM)
+    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0 and finished.stdout.strip() == "ok", finished.stdout + finished.stderr

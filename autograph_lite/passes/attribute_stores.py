@@ -1,13 +1,14 @@
 """Before a statement that changes an attribute of an object, a check:
 
-    self.count += 1   ->  _ag.check_attribute_assignment(self, 'self.count'); self.count += 1
+    self.count += 1   ->  _ag.check_attribute_assignment(lambda: self, 'self.count'); self.count += 1
 
 A method or helper that changes an object (a counter on a module-level instance, a cache on a model)
 and is called from a staged branch or loop body would run once while tracing, whatever the condition
 or the trip count: the object would be left as after one run. The rewriter sees such a statement as
 an effect only where it is written in the staged statement's own body; in a helper it is hidden from
-the caller's rewrite. The check does nothing outside staged code, and inside it refuses a store into
-an object that code outside can see (``runtime.effects``), before the store happens.
+the caller's rewrite. The check does nothing outside staged code (it does not even read the object,
+so Python's order of evaluation is kept there), and inside it refuses a store into an object the
+staged code did not make itself (``runtime.effects``), before the store happens.
 
 Only an object that is a name or a chain of attributes of a name is checked, so that evaluating it
 twice is harmless (``self``, ``TALLY``, ``self.state``); ``items[0].n = v`` is left without a check.
@@ -64,7 +65,8 @@ def _checks(statement: gast.stmt) -> list[gast.stmt]:
             if isinstance(node, gast.Attribute) and isinstance(node.ctx, (gast.Store, gast.Del)):
                 path = dotted_name(node.value)
                 if path is not None:
-                    arguments = [nodes.dotted_read(path, line), nodes.constant(".".join([*path, node.attr]), line)]
+                    owner = nodes.lazy(nodes.dotted_read(path, line))  # read only inside staged code
+                    arguments = [owner, nodes.constant(".".join([*path, node.attr]), line)]
                     found.append(nodes.expression_statement(
                         nodes.runtime_call("check_attribute_assignment", arguments, line), line))
     return found

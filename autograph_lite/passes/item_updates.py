@@ -142,6 +142,8 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | 
             path = dotted_name(store.value) if in_place else None
             if path is not None:
                 arguments = [_loaded_copy(store.value, node.lineno), nodes.constant(".".join(path), node.lineno)]
+                if isinstance(store.ctx, gast.Del):
+                    arguments.append(nodes.constant(True, node.lineno))  # deletes: worded as a deletion
                 checks.append(nodes.expression_statement(
                     nodes.runtime_call("check_item_assignment", arguments, node.lineno), node.lineno))
     return [*checks, node] if checks else node

@@ -51,9 +51,10 @@ class Staged:
         # id of a carried value inside the trace -> (that value, the value before the statement it
         # stands for): a staged body works on copies, which an in-place update must not be fooled by.
         self.carried_from: dict[int, tuple[Any, Any]] = {}
-        # the iterators ``iter()`` made inside this trace (and not inside a staged statement within
-        # it): advancing one here happens once per run of this code, as eagerly
-        self.made_iterators: list[Any] = []
+        # what this trace's code made (and not a staged statement within it): iterators from
+        # ``iter()``, instances of the classes it called, ``list(...)`` / ``dict(...)`` included.
+        # Advancing or changing one of them here happens once per run of this code, as eagerly.
+        self.made: list[Any] = []
 
 
 @dataclasses.dataclass(frozen=True)

@@ -202,7 +202,7 @@ def _bool(value: Any = False) -> Any:
 
 def _iter(*args: Any) -> Any:
     made = builtins.iter(*args)
-    effects.note_made_iterator(made)
+    effects.note_made(made)
     return made
 
 

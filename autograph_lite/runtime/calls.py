@@ -51,7 +51,10 @@ class Calls:
             args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
-            return (handler or function)(*args, **kwargs)
+            made = (handler or function)(*args, **kwargs)
+            if isinstance(function, type):
+                effects.note_made(made)  # inside staged code, the new instance is that code's own
+            return made
         if isinstance(function, types.FunctionType):
             return self._call_function(function, args, kwargs)
         if isinstance(function, types.MethodType) and isinstance(function.__func__, types.FunctionType):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import random
 import types
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import jax
@@ -31,7 +32,6 @@ from ..errors import ConversionError
 from . import appends
 from .freshness import created_inside
 from .locations import caller_location
-from .reachability import visible_outside
 
 _SEQUENCE = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "reverse",
@@ -121,14 +121,14 @@ def check_advance(iterator: Any) -> None:
     """Before ``next(iterator)`` from converted code: refuse it inside staged code.
 
     An iterator that ``iter()`` made in the same staged code (``next(iter(ys))``) is private to it
-    (:func:`note_made_iterator`); any other (a generator, an iterator from outside) carries no proof
+    (:func:`note_made`); any other (a generator, an iterator from outside) carries no proof
     of where it was made and is refused: the statement then runs as Python, or the error says how to
     do without it.
     """
     context = appends.innermost()
     if context is None or not hasattr(type(iterator), "__next__"):
         return  # outside staged code; or not an iterator, which next() itself refuses
-    if any(made is iterator for made in context.made_iterators):
+    if _made_by(context, iterator):
         return
     call = f"next() on a {type(iterator).__name__}, which advances an iterator"
     _refuse(
@@ -137,29 +137,46 @@ def check_advance(iterator: Any) -> None:
     )
 
 
-def note_made_iterator(iterator: Any) -> None:
-    """After ``iter()`` from converted code: inside staged code, the new iterator is that code's own."""
+def note_made(value: Any) -> None:
+    """After ``iter()`` or a call of a class from converted code: inside staged code, the new iterator
+    or instance is that code's own (it may be advanced or changed there, as eagerly)."""
     context = appends.innermost()
     if context is not None:
-        context.made_iterators.append(iterator)
+        context.made.append(value)
 
 
-def check_item_assignment(container: Any, outer_name: str | None = None) -> None:
-    """Before ``container[i] = v`` changes a container in place (a list, dict or NumPy array).
+def _made_by(context: appends.Staged, value: Any) -> bool:
+    return any(made is value for made in context.made)
+
+
+def check_item_assignment(container: Any, outer_name: str | None = None, deletes: bool = False) -> None:
+    """Before ``container[i] = v`` (or ``del container[i]``: ``deletes``) changes a container in place
+    (a list, dict or NumPy array).
 
     Inside staged code that is an effect like ``list.pop()``, unless the container is the staged
     statement's own copy of a carried value (its update is carried out of the statement) or was built
-    inside the trace. A JAX array never changes in place: its item assignment raises JAX's own error.
-    ``outer_name`` is the container's expression where it is not the function's own variable.
+    inside the trace (a display, or a call of ``list`` / ``dict`` / a class from converted code). A JAX
+    array never changes in place: its item assignment raises JAX's own error, and a NumPy array's
+    deletion NumPy's. ``outer_name`` is the container's expression where it is not the function's own
+    variable.
     """
     context = appends.innermost()
     if (
-        context is None or isinstance(container, jax.Array) or appends.stood_for(container)
+        context is None or isinstance(container, jax.Array) or (deletes and isinstance(container, np.ndarray))
+        or appends.stood_for(container) or _made_by(context, container)
         or created_inside(container, context.entered_from)
     ):
         return
     kind = _KIND_NAMES.get(type(container), type(container).__name__)
     into = "" if outer_name is None else f" into {outer_name}"
+    if deletes:
+        _refuse(
+            f"deletes an item of a {kind} from outside it, which mutates a {kind}",
+            f"this deletion of an item{' of ' + outer_name if outer_name else ''}, which mutates a {kind} "
+            "from outside the staged code,", context,
+            "build a new value instead of deleting in place (xs = xs[:i] + xs[i + 1:] on a list made in the "
+            "function), or carry the values in a JAX array",
+        )
     alternative = "carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it"
     if outer_name is not None:
         alternative = (f"return the new value from the function that stores it and update {outer_name} "
@@ -170,21 +187,27 @@ def check_item_assignment(container: Any, outer_name: str | None = None) -> None
     )
 
 
-def check_attribute_assignment(owner: Any, target: str) -> None:
-    """Before ``owner.attribute = v`` (or ``+=``, ``del``) in converted code; ``target`` is its text.
+def check_attribute_assignment(owner_of: Callable[[], Any], target: str) -> None:
+    """Before ``owner.attribute = v`` (or ``+=``, ``del``) in converted code; ``target`` is its text and
+    ``owner_of`` reads the owner (only inside staged code: outside it, Python's order of evaluation is
+    untouched).
 
     Inside staged code this changes an object while tracing, once, however often Python would run it:
-    an effect like ``COUNTS[0] += 1`` where anything outside the staged code can see the object (a
-    module-level instance, a model the function was given; :mod:`.reachability`). An object the
-    traced code built itself may be changed: it is the trace's own.
+    an effect like ``COUNTS[0] += 1``, refused unless the staged code made the object itself (called
+    its class from converted code: :func:`note_made`), which is then the trace's own. There is no
+    proof that any other object is private to the trace (a module-level instance, a model the
+    function was given, an object cached by a library), so the check stays on the safe side.
     """
     context = appends.innermost()
-    if context is None or not visible_outside(owner, context.entered_from):
+    if context is None:
+        return
+    owner = owner_of()
+    if _made_by(context, owner):
         return
     kind = type(owner).__name__
     _refuse(
-        f"changes the attribute {target} of a {kind} from outside it",
-        f"this assignment to {target}, which changes a {kind} from outside the staged code,", context,
+        f"changes the attribute {target} of an object of class {kind} that it did not make",
+        f"this assignment to {target}, which changes an object of class {kind} that the staged code did not make,", context,
         f"return the new value from the function that assigns it and assign {target} after the staged code, "
         "or keep the value in a variable of the function (a staged loop carries it)",
     )

@@ -37,8 +37,10 @@ def as_python_int(index: Any) -> Any:
     return lax.convert_element_type_p.bind(index, new_dtype=jax.typeof(index).dtype, weak_type=True, sharding=None)
 
 
-PYTHON_INT_COUNTER = jax.ShapeDtypeStruct((), jnp.int32, weak_type=True)
-"""The abstract type of a loop's counter, which stands for a Python int (see :func:`as_python_int`)."""
+def python_int_counter() -> jax.ShapeDtypeStruct:
+    """The abstract type of a loop's counter, which stands for a Python int (see :func:`as_python_int`):
+    a weakly typed int32, or int64 with ``jax_enable_x64`` (asked per trace, as the flag may change)."""
+    return jax.ShapeDtypeStruct((), jnp.asarray(0).dtype, weak_type=True)
 
 
 @dataclasses.dataclass(frozen=True)

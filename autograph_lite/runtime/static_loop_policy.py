@@ -40,7 +40,7 @@ from jax.extend import core as jex_core
 from . import appends, effects, report, traced_bodies
 from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
-from .iteration import PYTHON_INT_COUNTER, Enumerate, Zip, as_python_int
+from .iteration import Enumerate, Zip, as_python_int, python_int_counter
 from .locations import location_of
 from .raises import PathRaises
 from .session import current
@@ -177,7 +177,7 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
     array_avals = [_abstract(a) for a in split.arrays]
     try:
         with report.paused():  # a trial: its decisions are dropped
-            closed = jax.make_jaxpr(one_iteration)(PYTHON_INT_COUNTER, item_avals, *array_avals)
+            closed = jax.make_jaxpr(one_iteration)(python_int_counter(), item_avals, *array_avals)
     except PlaceholderNeeded:
         raise
     except effects.Refused as refused:
