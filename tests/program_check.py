@@ -177,6 +177,13 @@ DOCUMENTED_LIMITATIONS = {
     "operands of `and` / `or` whose common dtype cannot hold both": Limitation(
         autograph_lite.StagingTypeError, re.compile(r"their common dtype cannot hold every value of both"),
         _gives_two_dtypes),
+    # A Python number beside a float16 / bfloat16 / (u)int8 / (u)int16 in a staged choice or loop carry takes
+    # that dtype only where it holds the number (runtime/narrow_numbers.py); feature narrow_dtypes
+    # (program_narrow_dtypes.py).
+    "Python number that a staged narrow float / int choice may not hold": Limitation(
+        autograph_lite.StagingTypeError, re.compile(r"staged, the choice has one dtype, \w+ \(eager arithmetic's "
+                                                    r"for a Python number|a staged loop carries one dtype, so it would enter as"),
+        _gives_two_dtypes),
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
         r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
         r"cannot be converted"), _deleted_in_control_flow),
@@ -431,6 +438,7 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
 def check_case(case: Case, directory: Path) -> Outcome:
     module = load_source(case.program.source, directory)
     try:
-        return check_function(module.f, case.inputs, case.program.maybe_used, "mixed_dtypes" in case.program.used)
+        two_dtypes = bool(case.program.used & {"mixed_dtypes", "narrow_dtypes"})  # on purpose: a staged choice may refuse
+        return check_function(module.f, case.inputs, case.program.maybe_used, two_dtypes)
     finally:
         sys.modules.pop(module.__name__, None)

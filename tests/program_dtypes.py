@@ -75,7 +75,12 @@ def staged_kind_allowed(got: Kind, eager: Kind) -> bool:
     if not eager.weak:  # a bool as a number, an int16 as float32: a common dtype holding every value
         # (weakly typed only for a bool, which promotes with other dtypes as a weakly typed int does)
         return np.can_cast(eager.dtype, got.dtype, "safe") and (not got.weak or eager.dtype == np.dtype(bool))
-    return got.dtype.kind in ("iuf" if eager.dtype.kind in "iu" else "f")
+    return _kind(got.dtype) in ("iuf" if eager.dtype.kind in "iu" else "f")
+
+
+def _kind(dtype: np.dtype) -> str:
+    """NumPy's kind letter, with JAX's extra floats (bfloat16, float8: kind "V" to NumPy) as floats."""
+    return "f" if jax.numpy.issubdtype(dtype, jax.numpy.floating) else dtype.kind
 
 
 class DtypeDifference(NamedTuple):

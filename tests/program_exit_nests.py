@@ -18,10 +18,9 @@ Under ``static_loops="auto"`` the outer loop is a scan whose iterations after th
 the trial that decides it traces one iteration, which staging may replay (runtime/traced_bodies.py);
 the nest carries a flag that enters it as the Python ``False``. A loop variable read after its loop is
 a name the body assigns first: every range here runs at least twice, so it is bound there, and a staged
-loop starts it as a placeholder. Those reads are drawn only where no loop encloses the statement: in a
-traced `if` in a loop, the outer loop carries the loop variable (a `for` statement passes its target's
-old value in, kept when the range is empty), and that `if` is refused as assigning it in one branch
-only, a limitation of the rewrite that these programs do not test.
+loop starts it as a placeholder. Those reads are drawn inside other loops too: a range written out
+non-empty binds its target on every path (analysis/nonempty_loops.py), so a traced `if` around the nest
+inside another loop is not refused as assigning it in one branch only.
 """
 
 from __future__ import annotations
@@ -63,7 +62,7 @@ class ExitNests:
         for header in reversed(headers + [f"if {test}:"]):
             nest = [header] + indent(nest)
         body = [f"{flag} = False"] + nest
-        reads_targets = not ctx.loops and self.chance(40)  # see the module's docstring
+        reads_targets = self.chance(40)  # see the module's docstring
         if reads_targets:
             body.append(self.loop_variable_read(self.numeric_locals(scope), last_index))
         body += [f"if {self.pick(['not ', ''])}{flag}:", "    break"]

@@ -32,7 +32,9 @@ magnitude, wrapping an operand in ``jnp.clip`` where a product or sum could get 
 loops, an assignment to a variable from before the loop is clipped to [-1000, 1000], and augmented
 assignments only add small loop-invariant values, so no value grows geometrically across iterations.
 Feature ``big_ints`` adds int constants and an int argument past 2**24 and keeps values up to 2**26
-outside loops; ``mixed_dtypes`` gives variables and operands two dtypes (program_mixed_dtypes.py).
+outside loops; ``mixed_dtypes`` gives variables and operands two dtypes (program_mixed_dtypes.py);
+``narrow_dtypes`` adds a float16 / bfloat16 / (u)int8 / (u)int16 argument chosen between with Python
+numbers near and past its limits (program_narrow_dtypes.py).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from program_expressions import Expressions
 from program_helper_effects import HelperEffects
 from program_indexing import Indexing
 from program_jax_refusals import JaxRefusals
+from program_loop_carries import LoopCarries
 from program_loops import Loops
 from program_match import Matches
 from program_mixed_dtypes import MixedDtypes, big_int_values
@@ -82,6 +85,7 @@ from program_model import (  # noqa: F401 - Case and regression_text re-exported
     merge_scopes,
     regression_text,
 )
+from program_narrow_dtypes import NARROW_DTYPES, NarrowDtypes, narrow_values
 from program_printing import Printing
 from program_pytrees import Pytrees
 from program_raises import Raises
@@ -148,13 +152,17 @@ FEATURES: dict[str, str] = {
     "big_ints": "int constants and an int argument beyond 2**24, where float32 is no longer exact (program_mixed_dtypes.py)",
     "mixed_dtypes": "ternaries, and / or, if branches and loop carries with int / float / bool operands "
     "(program_mixed_dtypes.py)",
+    "narrow_dtypes": "a float16 / bfloat16 / (u)int8 / (u)int16 argument beside Python numbers near and past its "
+    "limits in staged ifs, ternaries, and / or and loop carries (program_narrow_dtypes.py)",
+    "carry_edges": "Python numbers assigned in loop bodies to variables that entered strongly typed; a traced if "
+    "around a loop over a literal range whose variable is read after it, inside loops (program_loop_carries.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
                              "helper_effects"})
 OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
-                            "stacked_lists", "big_ints", "mixed_dtypes"}) | EFFECT_FEATURES
+                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
@@ -182,7 +190,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(LoopCarries, NarrowDtypes, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):
@@ -445,6 +453,8 @@ def values(t: str, length: int, special_floats: bool = False) -> st.SearchStrate
         return ints.map(np.int32)
     if t == "I":
         return big_int_values()
+    if t in NARROW_DTYPES:
+        return narrow_values(t)
     if t == "f":
         return floats.map(np.float32)
     element = ints if t == "vi" else floats

@@ -198,18 +198,41 @@ def python_int_or_uint8_chain(k, v):
     return y
 
 
-@pytest.mark.parametrize("function", [python_int_or_uint8, python_int_or_uint8_ternary])
-def test_a_python_int_beside_a_narrow_int_keeps_its_value(function):
-    # a weakly typed int joined as a Python int would be a uint8: 70000 wrapped to 112 (a review found it)
+def python_int_or_uint8_and_or(k, v):
+    return ((k > 0) and 70000) or v
+
+
+@pytest.mark.parametrize(("function", "line"), [
+    (python_int_or_uint8, "if k > 0:"), (python_int_or_uint8_ternary, "return 70000 if"),
+    (python_int_or_uint8_chain, "elif k == 1:"), (python_int_or_uint8_and_or, "return ((k > 0) and"),
+])
+def test_a_python_int_beside_a_narrow_int_that_cannot_hold_it_is_refused(function, line: str):
+    # eager: the number on one path, a uint8 on the other. A uint8 wraps 70000 to 112 (a review found it);
+    # the int32 that holds both made the uint8 path int32 arithmetic (v * 2: 510 for eager's 254)
+    with pytest.raises(autograph_lite.StagingTypeError) as raised:
+        autograph_lite.jit(function)(jnp.int32(2), jnp.uint8(3))
+    message = str(raised.value)
+    assert message.startswith(where(function, line)), message
+    assert "staged, the choice has one dtype, uint8" in message and "jnp.int32(...)" in message, message
+
+
+def python_int_3_or_uint8(k, v):
+    if k > 0:
+        y = 3
+    else:
+        y = v
+    return y * 2, (3 if k > 0 else v) + v, ((k > 0) and v) or 3
+
+
+def test_a_python_int_beside_a_narrow_int_that_holds_it_is_that_dtype():
+    # eager's v_u8 * 2 is uint8 arithmetic; the int32 join gave 510 for eager's wrapped 254
     for k in (0, 1):
-        got, want = autograph_lite.jit(function)(jnp.int32(k), jnp.uint8(3)), function(k, jnp.uint8(3))
-        assert int(got) == int(want)
-
-
-def test_a_python_int_beside_a_narrow_int_in_nested_conds_is_refused_not_wrapped():
-    # eager: 300 on one path, a uint8 on the others; one staged dtype cannot be both (uint8 wrapped 300 to 44)
-    with pytest.raises(autograph_lite.StagingTypeError, match="'y'"):
-        autograph_lite.jit(python_int_or_uint8_chain)(jnp.int32(2), jnp.uint8(3))
+        for value in (3, 255, 0):
+            got = autograph_lite.jit(python_int_3_or_uint8)(jnp.int32(k), jnp.uint8(value))
+            want = python_int_3_or_uint8(k, jnp.uint8(value))
+            assert [int(leaf) for leaf in got] == [int(leaf) for leaf in want], (k, value, got, want)
+            assert all(leaf.dtype == jnp.uint8 for leaf in got), got
+            assert dtype_difference(got, kinds(want), staged=True) is None
 
 
 def python_int_entry_then_uint8(n, v, start):
@@ -224,7 +247,7 @@ def test_a_python_int_entering_a_loop_that_makes_it_a_uint8_is_refused_where_it_
     def entry_300(n, v):
         return python_int_entry_then_uint8(n, v, 300)
 
-    with pytest.raises(autograph_lite.StagingTypeError, match="'y' is weakly typed i32"):
+    with pytest.raises(autograph_lite.StagingTypeError, match="'y' enters the `for` loop as the Python number 300"):
         autograph_lite.jit(entry_300)(jnp.int32(0), jnp.uint8(3))
 
 
@@ -235,14 +258,3 @@ def test_a_python_int_entering_a_loop_that_makes_it_a_uint8_is_kept_where_it_fit
     for n in (0, 2):
         got, want = autograph_lite.jit(entry_0)(jnp.int32(n), jnp.uint8(3)), entry_0(n, jnp.uint8(3))
         assert int(got) == int(want)
-
-
-def python_int_or_uint8_and_or(k, v):
-    return ((k > 0) and 70000) or v
-
-
-def test_and_or_between_a_python_int_and_a_narrow_int_keeps_the_value():
-    # jnp.where gave the Python int the uint8's dtype: 70000 wrapped to 112
-    for k in (0, 1):
-        got = autograph_lite.jit(python_int_or_uint8_and_or)(jnp.int32(k), jnp.uint8(3))
-        assert int(got) == int(python_int_or_uint8_and_or(jnp.int32(k), jnp.uint8(3)))

@@ -15,6 +15,7 @@ import gast
 
 from .blocks import SCOPES, TRY_STATEMENTS
 from .names import NameScanner, parameter_names
+from .nonempty_loops import nonempty_loops
 
 _LEFT = None  # the state after a statement that never completes normally
 
@@ -26,14 +27,15 @@ def assigned_before_every_read(function: gast.FunctionDef, names: NameScanner) -
     it remembers what each statement reads and writes.
     """
     names = names.remembering()
-    checker = _Checker(names)
+    checker = _Checker(names, nonempty_loops(function, names))
     checker.block(function.body, frozenset(parameter_names(function.args)))
     return frozenset(names.writes(function.body) - checker.unsafe)
 
 
 class _Checker:
-    def __init__(self, names: NameScanner) -> None:
+    def __init__(self, names: NameScanner, nonempty: frozenset[gast.AST]) -> None:
         self.names = names
+        self.nonempty = nonempty  # the `for` loops that surely run once, binding their target
         self.unsafe: set[str] = set()
         self.breaks: list[list[frozenset[str]]] = []
 
@@ -58,7 +60,8 @@ class _Checker:
             return self._loop(node, assigned | writes(node.test), assigned | writes(node.test))
         if isinstance(node, gast.For):
             self.read(node.iter, assigned)
-            return self._loop(node, assigned | self.names.target_names(node.target), assigned)
+            entered = assigned | self.names.target_names(node.target)
+            return self._loop(node, entered, entered if node in self.nonempty else assigned)
         if isinstance(node, gast.Break):
             self.breaks[-1].append(assigned)
             return _LEFT

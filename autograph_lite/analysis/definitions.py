@@ -13,6 +13,7 @@ import gast
 
 from .blocks import TRY_STATEMENTS
 from .names import NameScanner
+from .nonempty_loops import nonempty_loops
 
 
 class Bound(NamedTuple):
@@ -39,6 +40,8 @@ class Definitions:
     def __init__(self, names: NameScanner) -> None:
         self.names = names
         self.before: dict[gast.AST, Bound] = {}
+        # The `for` loops that surely run once: their target is bound after them.
+        self.nonempty: frozenset[gast.AST] = frozenset()
 
     def _loop(self, node: gast.While | gast.For, entered: Bound, skipped: Bound, body_writes: set[str]) -> Bound | None:
         """A body runs zero or more times: from its second run on, what it binds may already be bound,
@@ -48,6 +51,7 @@ class Definitions:
         return self.block(node.orelse, Bound(skipped.surely - deleted, skipped.possibly | body_writes))
 
     def analyze_function(self, node: gast.FunctionDef, parameters: set[str]) -> None:
+        self.nonempty = nonempty_loops(node, self.names)
         start = Bound(frozenset(parameters), frozenset(parameters))
         self.block(node.body, start)
 
@@ -71,7 +75,8 @@ class Definitions:
         if isinstance(node, gast.For):
             bound_by_target = self.names.target_names(node.target)
             entered = bound.bind(bound_by_target)
-            return self._loop(node, entered, bound, writes(node.body) | bound_by_target)
+            skipped = entered if node in self.nonempty else bound
+            return self._loop(node, entered, skipped, writes(node.body) | bound_by_target)
         if isinstance(node, (gast.Return, gast.Raise)):
             return _LEFT
         if isinstance(node, TRY_STATEMENTS):

@@ -15,6 +15,7 @@ import gast
 
 from .blocks import TRY_STATEMENTS
 from .names import NameScanner
+from .nonempty_loops import nonempty_loops
 
 
 class Liveness:
@@ -32,8 +33,11 @@ class Liveness:
         # What each simple statement writes and reads: a loop body is analysed again at every step of
         # its fixpoint, and a nested loop's at every step of each enclosing loop's.
         self._transfers: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
+        # The `for` loops that surely run once: what their target held before is never read.
+        self.nonempty: frozenset[gast.AST] = frozenset()
 
     def analyze_function(self, node: gast.FunctionDef) -> None:
+        self.nonempty = nonempty_loops(node, self.names)
         self.block(node.body, frozenset())
 
     def block(self, statements: list[gast.stmt], live_out: frozenset[str]) -> frozenset[str]:
@@ -111,4 +115,6 @@ class Liveness:
                 break
             head = new_head
         self.live_into_body[node] = into_body - bound
+        if node in self.nonempty:
+            head = head - bound
         return head | self.names.reads(node.iter)

@@ -43,9 +43,10 @@ from .carry_errors import (
     mismatch_error,
     read_of_one_branch_value,
 )
-from .promotion import narrows_an_int_entry, narrows_an_int_type
+from .narrow_numbers import refuse_lossy_entries
 from .raises import AssignedIfRan
-from .values import OneBranchValue, Split, Undefined, is_array_leaf, type_string, zeros_like_value
+from .values import OneBranchValue, Split, Undefined, is_array_leaf, type_string
+from .weak_types import as_entered, zeros_of_type
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,17 +82,17 @@ def describe(value: Any, *, article: bool = True) -> str:
 Tolerates = Callable[[Any, Any], bool]
 
 
-_PYTHON_SCALAR_OF_KIND = {"f": float, "c": complex}
+_PYTHON_SCALAR_OF_KIND = {"i": int, "f": float, "c": complex}
 
 
 def joined_dtype(*types: Any) -> Any:
     """The one dtype for values of these abstract types, from two branches or a loop's entry and body.
 
-    A weakly typed float stands for the Python float it was made from, which takes the other's
-    float dtype, as eager arithmetic does (``-10.0`` beside a float16 is float16, so ``x * y`` after it
-    is float16 arithmetic, as eagerly); ``jnp.result_type`` of the abstract types would ignore the
-    weak type and give float32. A weakly typed int keeps its own dtype: as a Python int beside a
-    uint8 it would become a uint8, and ``70000`` would wrap to 112.
+    A weakly typed number stands for the Python number it was made from, which takes the other's
+    dtype, as eager arithmetic does (``-10.0`` beside a float16 is float16, so ``x * y`` after it is
+    float16 arithmetic, as eagerly; ``3`` beside a uint8 is a uint8); ``jnp.result_type`` of the
+    abstract types would ignore the weak type and give float32 / int32. Where the narrower dtype may
+    not hold the number (``70000`` as a uint8 is 112) the choice is refused (:mod:`.narrow_numbers`).
     """
     return jnp.result_type(*(_PYTHON_SCALAR_OF_KIND.get(t.dtype.kind, t.dtype) if t.weak_type else t.dtype
                              for t in types))
@@ -209,7 +210,7 @@ def with_placeholders_filled(run: Callable[[tuple], Any], state: tuple) -> Any:
             return run(tuple(filled))
         except PlaceholderNeeded as needed:
             for index, value in needed.fills:
-                filled[index] = zeros_like_value(value)
+                filled[index] = zeros_of_type(value)
         except PromotionNeeded as needed:
             for index, value in needed.casts:
                 filled[index] = _bools_cast_like(filled[index], value)
@@ -283,7 +284,8 @@ class LoopCarry:
         self.returned: Split | None = None
 
     def arrays_after(self, values: Sequence[Any]) -> list[Any]:
-        """The array leaves of what one iteration returned, once its structure is checked.
+        """The array leaves of what one iteration returned, once its structure is checked; a weakly
+        typed one where the entry's is strongly typed is cast to it (:func:`.weak_types.as_entered`).
 
         Raises :class:`PromotionNeeded` when the only type changes are bools turned numbers.
         """
@@ -298,10 +300,8 @@ class LoopCarry:
             promotion = _bool_promotions(self.split, out, found, sides)
             if promotion is not None:
                 raise promotion
-        if any(narrows_an_int_entry(before, after) for before, after in zip(self.split.arrays, out.arrays)):
-            strict = lambda before, after: _loop_tolerates(before, after) and not narrows_an_int_type(before, after)
-            raise mismatch_error(differences(self.split, out, strict), Sides.of_loop(self.site))
-        return out.arrays
+        refuse_lossy_entries(self.split, out, self.site)
+        return [as_entered(before, after) for before, after in zip(self.split.arrays, out.arrays)]
 
     def translated(self, error: TypeError) -> Exception:
         """JAX's carry type error in the user's terms (with JAX's as the cause), or JAX's own."""

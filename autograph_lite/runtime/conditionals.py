@@ -9,12 +9,14 @@ again; a genuine difference becomes a ``StagingTypeError`` naming the variable.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ..errors import ConversionError, Location, StagingTypeError, UnassignedReadError
@@ -22,6 +24,7 @@ from . import appends, report
 from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
 from .locations import location_of, presenting
+from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .raises import PathRaises
 from .run_time_checks import runs_when
 from .session import current
@@ -98,7 +101,7 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
     adjustments = {"true": CondAdjustment(), "false": CondAdjustment()}
     traces = _Traces()
     while True:
-        traces.splits = {}
+        traces.splits, traces.lossy = {}, {}
         traced = [_traced(_Branch(key, fn, branches.operands, names, site, predicate), adjustments[key], traces)
                   for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
         try:
@@ -123,6 +126,11 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
             assert failure is not None
             raise failure
         adjustments = improved
+    for key, (index, value, dtype) in traces.lossy.items():
+        name = splits[key].array_names()[index]
+        subject = "the chosen value" if name.startswith("<") else f"'{name}'"
+        where = f"in the {key} branch of the {site.construct}, and {a_dtype(dtype)} in the other"
+        raise lossy_choice(subject, value, dtype, where, site.location)
     outputs = splits["true"].rebuild(strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]]))
     report.record(site, "lax.cond", "the condition is traced", Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
@@ -157,6 +165,8 @@ class _Traces:
     known: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # a branch's output avals
     raised: set[str] = dataclasses.field(default_factory=set)
     retried: bool = False
+    # per branch: the first output whose cast to a narrow float may change it (index, value, dtype)
+    lossy: dict[str, tuple[int, tuple[str, str], Any]] = dataclasses.field(default_factory=dict)
 
     def raising(self, key: str) -> list[Any]:
         """The outputs of a branch that raises at run time: zeros like the other branch's, if known."""
@@ -165,6 +175,14 @@ class _Traces:
         if other is None:
             return []  # unless there is nothing to return, lax.cond fails; the next attempt knows the other
         return [jnp.zeros(aval.shape, aval.dtype) for aval in other]
+
+    def note_lossy_casts(self, key: str, arrays: Sequence[Any], casts: Sequence[Any]) -> None:
+        """Keep the first weakly typed output of branch ``key`` that its cast to a narrower dtype (a
+        float16, a uint8) may change (:mod:`.narrow_numbers`): the value as errors show it, no tracer."""
+        for index, (array, dtype) in enumerate(zip(arrays, casts)):
+            if dtype is not None and cast_loses_value(array, dtype):
+                self.lossy[key] = (index, shown(array, dtype), dtype)
+                return
 
     def with_raised_filled(self) -> dict[str, Split]:
         """The splits of both branches, a raising one's being the other's."""
@@ -237,7 +255,10 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         traces.splits[branch.key] = split.abstract()
         arrays = split.arrays
         if adjustment.casts is not None:
-            arrays = [a if d is None else lax.convert_element_type(a, d) for a, d in zip(arrays, adjustment.casts)]
+            traces.note_lossy_casts(branch.key, arrays, adjustment.casts)
+            # a number the cast overflows is refused after the cond: no overflow warning before the error
+            with np.errstate(over="ignore") if branch.key in traces.lossy else contextlib.nullcontext():
+                arrays = [a if d is None else lax.convert_element_type(a, d) for a, d in zip(arrays, adjustment.casts)]
         traces.known[branch.key] = [jax.typeof(a) for a in arrays]
         return arrays
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
-from .promotion import narrows_an_int_type
+from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .values import is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -117,7 +117,7 @@ def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: s
     left_array, right_array = jnp.asarray(left), jnp.asarray(right)
     _check_same_shape(left_array, right_array, where, construct)
     _check_same_dtype(left_array, right_array, where, construct)
-    left_array, right_array = _ints_held_exactly(left_array, right_array)
+    _check_number_held(left, right, where, construct)
     keep_left_when_true = construct == "or"
     if left_array.dtype == jnp.bool_ and right_array.dtype == jnp.bool_:  # exact: same shape, both bool
         return jnp.logical_or(left_array, right_array) if keep_left_when_true else jnp.logical_and(left_array, right_array)
@@ -173,15 +173,18 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
     )
 
 
-def _ints_held_exactly(left: jax.Array, right: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """A Python int beside a narrower integer (``70000`` beside a uint8) would take its dtype in
-    ``jnp.where`` and wrap (112); both are chosen between in the integer dtype that holds both."""
-    left_type, right_type = jax.typeof(left), jax.typeof(right)
-    weak, strong = (left_type, right_type) if left_type.weak_type else (right_type, left_type)
-    if not narrows_an_int_type(weak, strong):
-        return left, right
-    held = jnp.promote_types(weak.dtype, strong.dtype)
-    return left.astype(held), right.astype(held)
+def _check_number_held(left: Any, right: Any, where: Callable[[], Any] | None, construct: str) -> None:
+    """Refuse a weakly typed operand that the choice's narrower dtype may not hold (``k and 70000.0 or
+    v_f16``: ``inf``, and ``k and 70000 or v_u8``: 112, where eager Python returns the number;
+    :mod:`.narrow_numbers`). A number it holds is chosen in that dtype (``k and 3 or v_u8`` is a
+    uint8, as eager ``v_u8 + 3`` is). Judged on the operands as given: a Python number is known
+    while tracing, its array is not."""
+    common = jnp.result_type(left, right)  # as jnp.where promotes them: a weak type counts, unlike an aval's
+    for operand in (left, right):
+        if cast_loses_value(operand, common):
+            where_text = f"beside {a_dtype(common)}, and the first is traced"
+            raise lossy_choice(f"one of {_SELECTED[construct]}", shown(operand, common), common, where_text,
+                               _location(where))
 
 
 def _location(where: Callable[[], Any] | None) -> Location | None:

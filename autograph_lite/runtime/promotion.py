@@ -12,7 +12,8 @@ types, and the start is allowed when every use of such a bool there converts it 
 the predicate of a select (``jnp.where``, which reads any number by its truth), directly or inside the
 ``lax.cond`` / ``jit`` call it is passed to. Otherwise the loop keeps the ``StagingTypeError`` that
 names both dtypes. A weakly typed entry value (a Python ``0``) needs none of this: JAX starts it
-with the dtype the body gives it, as eager arithmetic promotes a Python scalar.
+with the dtype the body gives it, as eager arithmetic promotes a Python scalar, where that dtype
+holds its value (:mod:`.narrow_numbers`: ``y = 300``, then ``y = v_uint8``, is refused).
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
-import jax.numpy as jnp
-import numpy as np
 from jax.extend import core as jex_core
 
 from . import appends, report
@@ -85,20 +84,3 @@ def _inner_variables(equation: Any, position: int) -> list[tuple[jex_core.Jaxpr,
         return [(inner, inner.invars[position])]
     return None
 
-
-def narrows_an_int_type(entry: Any, body: Any) -> bool:
-    """A weakly typed integer type that a loop body makes another, narrower or not, integer type."""
-    return bool(entry.weak_type and entry.dtype != body.dtype and jnp.issubdtype(entry.dtype, jnp.integer)
-                and jnp.issubdtype(body.dtype, jnp.integer))
-
-
-def narrows_an_int_entry(before: Any, after: Any) -> bool:
-    """A weakly typed int entering a loop whose body makes it a narrower integer (``y = 300``, then
-    ``y = v_uint8``): the lax loop would cast the entry, wrapping a value that does not fit (300 as a
-    uint8 is 44, where eager Python keeps 300 after zero iterations). A constant that fits is exact."""
-    entry, body = jax.typeof(before), jax.typeof(after)
-    if not narrows_an_int_type(entry, body):
-        return False
-    if isinstance(before, (int, np.integer)):
-        return int(np.asarray(before).astype(body.dtype)) != int(before)
-    return not np.can_cast(entry.dtype, body.dtype, "safe")

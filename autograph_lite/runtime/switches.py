@@ -36,6 +36,7 @@ from .carry_errors import Site
 from .conditionals import if_stmt, refuse_effect, run_on_copies, strongly_typed_where_a_branch_is
 from .locations import location_of
 from .logic import or_
+from .narrow_numbers import cast_loses_value
 from .raises import PathRaises
 from .run_time_checks import runs_when
 from .values import Split, Undefined, is_traced, zeros_like_value
@@ -338,7 +339,8 @@ def _conversion_path(aval: Any, dtypes: list[Any]) -> tuple[Any, ...]:
 
 
 class _NotAsIs(Exception):
-    """A branch cannot be traced as it is for the switch: it reads an unassigned name."""
+    """A branch cannot be traced as it is for the switch: it reads an unassigned name, or a weakly typed
+    value of it would be converted to a narrower dtype that may not hold it (:mod:`.narrow_numbers`)."""
 
 
 def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, traces: _Traces) -> Callable[[], list[Any]]:
@@ -358,7 +360,10 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
         traces.splits[position] = split.abstract()
         if traces.applied is None:
             return split.arrays
-        return [_converted(array, path) for array, path in zip(split.arrays, traces.applied.conversions[position])]
+        conversions = traces.applied.conversions[position]
+        if any(cast_loses_value(array, dtype) for array, path in zip(split.arrays, conversions) for dtype in path):
+            raise _NotAsIs()  # a Python number a float16 / uint8 cannot hold: the nested conds' located error
+        return [_converted(array, path) for array, path in zip(split.arrays, conversions)]
 
     return traced_branch
 

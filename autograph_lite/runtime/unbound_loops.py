@@ -25,7 +25,8 @@ import jax.numpy as jnp
 from ..errors import UnassignedReadError
 from .carry import PlaceholderNeeded, with_placeholders_filled
 from .raises import AssignedIfRan
-from .values import Undefined, zeros_like_value
+from .values import Undefined
+from .weak_types import zeros_of_type
 
 
 class _TypesLearned(Exception):
@@ -65,7 +66,7 @@ def with_assigned_if_ran(run: Callable[[tuple], Any], state: tuple) -> Any:
             for index, value in learned.fills:
                 if isinstance(value, AssignedIfRan):  # an inner loop's: one flag says whether any assigned it
                     value = value.value
-                filled[index] = AssignedIfRan(state[index].name, zeros_like_value(value), jnp.zeros((), jnp.bool_))
+                filled[index] = AssignedIfRan(state[index].name, zeros_of_type(value), jnp.zeros((), jnp.bool_))
                 waiting.discard(index)
         except UnassignedReadError:
             break  # the body reads a name before assigning it: no type to learn

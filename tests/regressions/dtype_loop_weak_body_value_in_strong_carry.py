@@ -12,6 +12,10 @@ unbound_loops.py) are strongly typed where the body's value is weak, and would t
 instead expose the cond's open bug (tests/regressions/return_in_loop_with_variable_from_other_branch.py
 then returns a weak float). Fix the cond first.
 
+Fixed once the cond was: runtime/weak_types.py casts such a body value to the entry's strong type
+(LoopCarry.arrays_after), and the placeholder zeros take the body's type, weak type included
+(tests/test_loop_carry_weak_types.py).
+
 dtype mismatch jit[cpu] first call
 on inputs (np.int32(0),)
 eager:     0  (int32)
@@ -35,4 +39,4 @@ INPUTS = [
     (np.int32(0), ),
     (np.int32(2), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)

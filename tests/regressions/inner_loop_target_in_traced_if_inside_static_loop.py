@@ -11,6 +11,11 @@ read after it; a name that no read after the loop and no later iteration (before
 see should be neither carried by the loop nor counted as used after the `if` (or filled with the
 placeholder that raises only when read, as a traced `while` does).
 
+Fixed: a `for` over a sequence written out non-empty binds its target on every path
+(analysis/nonempty_loops.py), so `i` is neither carried by the outer loop nor returned by the `if`
+(tests/test_nonempty_loop_targets.py). Over a traced `range(n)` the refusal stays (eager Python
+raises when n is 0).
+
 conversion_error: StagingTypeError: 'i' is assigned only in the true branch of the `if`, and it is used after it.
 on inputs (np.int32(2), np.array([3.5, -4.25], dtype=np.float32))
 eager:     [13.5, 5.75]
@@ -33,4 +38,4 @@ def f(a, c):
 INPUTS = [
     (np.int32(2), np.array([3.5, -4.25], dtype=np.float32), ),
 ]
-STATUS = "open"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)
+STATUS = "fixed"  # "fixed" once tests/test_regressions.py passes on it (eager result, or a documented error)

@@ -1,0 +1,146 @@
+"""A Python number beside a narrower array in a staged choice: taken into its dtype only where it fits.
+
+Eagerly, ``y = 70000.0`` on one path and ``y = v_f16`` on the other leave ``y`` a Python float or a
+float16, and each computes as it is: ``y * 1.0`` is 70000.0 on the first path. A staged ``if``,
+ternary, ``and`` / ``or`` or loop carry has one dtype per value, and the one eager arithmetic gives a
+Python number beside a float16 is float16 (so that ``x * y`` after ``y = -10.0`` is float16 arithmetic,
+as eagerly). Converting the number there is exact only where float16 holds it: 70000.0 becomes
+``inf``, 0.1 becomes 0.0999755859375, 257 as a bfloat16 becomes 256. Integers follow the same rule:
+a Python int beside a uint8 (int8, int16, uint16, uint32) takes that dtype, as in eager ``v_u8 + 3``,
+and 256, -1 or 70000 would wrap there (0, 255, 112). No other dtype is eager's on every path either:
+float32 or int32 would hold both values, but would compute ``x * y`` in float32 / int32 where eager
+Python computes in float16 / uint8 (``v_u8 * 2`` wraps 255 to 254; an int32 made it 510). So such a
+choice is a located ``StagingTypeError`` instead of a silent wrong value.
+
+The number is checked where it is known while tracing: a Python scalar (a branch's ``y = 70000.0``,
+a loop's entry value) or a concrete array. A weakly typed value computed by the program (the traced
+result of ``c and 0.5``, a loop index, a Python number carried through a staged loop) has no value
+until the program runs, so it cannot be shown to fit and is refused too; writing the number as an
+array of the narrow dtype (``jnp.float16(0.5)``, ``jnp.uint8(3)``) chooses in that dtype as eager
+arithmetic would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..errors import Location, StagingTypeError
+from .carry_errors import Site
+from .values import Split, is_traced, type_string
+
+
+def is_narrow_float(dtype: Any) -> bool:
+    """float16, bfloat16 (and JAX's float8 types): the floats narrower than a Python float under ``jit``."""
+    return bool(jnp.issubdtype(dtype, jnp.floating) and jnp.dtype(dtype).itemsize < 4)
+
+
+def a_dtype(dtype: Any) -> str:
+    """The dtype's name with its article, as errors write it: ``a uint8``, ``an int8``, ``a float16``."""
+    name = jnp.dtype(dtype).name
+    return f"{'an' if name.startswith('int') else 'a'} {name}"
+
+
+def _narrows(weak: Any, dtype: Any) -> bool:
+    """Whether a weakly typed value of abstract type ``weak`` taking ``dtype`` is a conversion this module
+    judges: into a narrow float, or a weakly typed int into another integer dtype (a uint8, an int16)."""
+    if weak.dtype == jnp.dtype(dtype):
+        return False
+    return is_narrow_float(dtype) or bool(jnp.issubdtype(weak.dtype, jnp.integer) and jnp.issubdtype(dtype, jnp.integer))
+
+
+def cast_loses_value(value: Any, dtype: Any) -> bool:
+    """Whether converting the weakly typed ``value`` to the narrower ``dtype`` may change it.
+
+    Only a weakly typed value taking a narrow float or (a weakly typed int) another integer dtype is
+    judged (any other conversion is the carry checks' business): one known while tracing loses its
+    value where that dtype does not hold the float32 / int32 that ``jit`` makes of it (a Python float
+    is float32 under ``jit`` anyway); a traced one may, as nothing bounds it.
+    """
+    aval = jax.typeof(value)
+    if not (aval.weak_type and _narrows(aval, dtype)):
+        return False
+    if is_traced(value):
+        return True
+    with np.errstate(over="ignore", invalid="ignore"):  # 1e39 is inf as a float32: the number as jit has it
+        as_staged = np.asarray(value, aval.dtype)
+        narrowed = as_staged.astype(dtype)
+    return not np.array_equal(narrowed.astype(np.float64), as_staged.astype(np.float64), equal_nan=True)
+
+
+def shown(value: Any, dtype: Any) -> tuple[str, str]:
+    """A weakly typed value as an error names it, and why ``dtype`` may not hold it: the number and
+    what it would become where it is known, else its type."""
+    if is_traced(value):
+        return f"a {type_string(value)} computed while the program runs", "may not hold it (its value is known only then)"
+    with np.errstate(over="ignore", invalid="ignore"):
+        narrowed = np.asarray(value, jax.typeof(value).dtype).astype(dtype)
+    if isinstance(value, (int, float)):
+        return f"the Python number {value!r}", f"does not hold it (it would be {narrowed.item()!r})"
+    return (f"the {type_string(value)} {np.asarray(value).tolist()!r}",
+            f"does not hold it (it would be {narrowed.tolist()!r})")
+
+
+def _wide(dtype: Any) -> str | None:
+    """The dtype that holds both a Python number and every value of the narrow ``dtype``: float32
+    for a narrow float, int32 for an integer it holds (none for a uint32, with 64-bit types off)."""
+    if jnp.issubdtype(dtype, jnp.floating):
+        return "float32"
+    return "int32" if np.can_cast(dtype, np.int32, "safe") else None
+
+
+def _both_kept(dtype: Any) -> str:
+    """The start of a fix that keeps both values of a choice beside ``dtype``, where a dtype holds both."""
+    wide = _wide(dtype)
+    if wide is None:
+        return ""
+    return (f"jnp.{wide}(...) for the number and jnp.asarray(..., jnp.{wide}) for the "
+            f"{jnp.dtype(dtype).name} value keep both (then the arithmetic after the choice is {wide}), or ")
+
+
+def lossy_choice(subject: str, value: Any, dtype: Any, where: str, location: Location | None) -> StagingTypeError:
+    """The error for a staged choice between a weakly typed ``value`` (as :func:`shown` gives it) and a
+    value of the narrower ``dtype`` that may not hold it; ``where`` says where each is
+    (``"in the true branch of the `if`, and a float16 in the other"``)."""
+    name = jnp.dtype(dtype).name
+    what, why = value
+    return StagingTypeError(
+        f"{subject} is {what} {where}: staged, the choice has one dtype, {name} "
+        f"(eager arithmetic's for a Python number beside {a_dtype(dtype)}), which {why}, where eager Python keeps "
+        "the number as it is",
+        location,
+        f"Choose the dtype yourself: {_both_kept(dtype)}write the number as "
+        f"jnp.{name}(...) to choose in {name} as eager arithmetic beside it would.",
+    )
+
+
+def lossy_entry(name: str, value: Any, dtype: Any, construct: str, location: Location | None) -> StagingTypeError:
+    """The error for a loop carry that enters as a weakly typed ``value`` (as :func:`shown` gives it) and
+    that the body makes a value of the narrower ``dtype`` that may not hold it (eager Python keeps
+    it after zero iterations)."""
+    kind, described = jnp.dtype(dtype).name, a_dtype(dtype)
+    what, why = value
+    wide = _wide(dtype)
+    kept = (f"Carry it as {wide} (start it as jnp.{wide}(...) and assign jnp.asarray(..., jnp.{wide}) in the body), or "
+            "start" if wide else "Start")
+    return StagingTypeError(
+        f"'{name}' enters the {construct} as {what} and one iteration makes it {described}: a staged loop carries "
+        f"one dtype, so it would enter as {described}, which {why}, where eager Python keeps the number after "
+        "zero iterations",
+        location,
+        f"{kept} it as jnp.{kind}(...) if {described} is meant from the start.",
+    )
+
+
+def refuse_lossy_entries(entry: Split, after: Split, site: Site) -> None:
+    """Raise :func:`lossy_entry` for the first carried array that enters a staged loop weakly typed and
+    that one iteration makes a narrower number which may not hold its entry value (``y = 70000.0``,
+    then ``y = v_f16``: the loop would start it as ``inf``; ``y = 300``, then ``y = v_u8``: as 44)."""
+    names = entry.array_names()
+    for index, (before, later) in enumerate(zip(entry.arrays, after.arrays)):
+        dtype = jax.typeof(later).dtype
+        if cast_loses_value(before, dtype):
+            raise lossy_entry(names[index], shown(before, dtype), dtype, site.construct, site.location)

@@ -1,0 +1,53 @@
+"""Weak types across a staged loop's carry: one type per carried value, eager's where it can be.
+
+A ``lax`` loop takes each carried value's output type, weak type included, from its body (a plain
+``lax.while_loop`` does the same): a carry that enters strongly typed (``s = n_i32``) and that the
+body gives a Python number (``s = 1``) left the loop weakly typed even after no iteration, where eager
+Python still has the strongly typed ``n``. A weakly typed int32 beside a uint8 or a bfloat16 then
+computes in the other's dtype, where eager's strong int32 promotes it: a different value, not only
+a different type. So a body value whose only difference from the entry is its weak type is cast to the
+entry's strong type (:func:`as_entered`), as a staged ``if`` makes its output strongly typed where a
+branch's value is (the documented unification: a weakly typed value may come back strongly typed).
+
+That cast must not reach the zeros that stand for a name unassigned before the loop: they are no
+value eager Python ever had, so they take the body's type exactly, weak type included
+(:func:`zeros_of_type`), and the body's value stays as eager's is (``last = x * 0.5``: weakly typed
+when ``x`` is a Python float).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from .values import is_array_leaf
+
+# The Python zero that JAX makes a weakly typed array of each kind of dtype from.
+_PYTHON_ZERO = {"i": 0, "f": 0.0, "c": 0j}
+
+
+def as_entered(entry: Any, value: Any) -> Any:
+    """``value`` (an array leaf one iteration returned) strongly typed where only that distinguishes it
+    from the ``entry`` leaf it is carried in; any other value as it is (the carry checks judge those)."""
+    before, after = jax.typeof(entry), jax.typeof(value)
+    if after.weak_type and not before.weak_type and after.dtype == before.dtype:
+        return lax.convert_element_type(value, before.dtype)
+    return value
+
+
+def zeros_of_type(value: Any) -> Any:
+    """``value`` with every array leaf replaced by zeros of its shape, dtype and weak type."""
+    def zeros(leaf: Any) -> Any:
+        if not is_array_leaf(leaf):
+            return leaf
+        aval = jax.typeof(leaf)
+        strong = jnp.zeros(aval.shape, aval.dtype)
+        if not aval.weak_type or aval.dtype.kind not in _PYTHON_ZERO:
+            return strong
+        weak = jnp.broadcast_to(jnp.asarray(_PYTHON_ZERO[aval.dtype.kind]), aval.shape)
+        return weak if weak.dtype == aval.dtype else strong
+
+    return jax.tree_util.tree_map(zeros, value)
