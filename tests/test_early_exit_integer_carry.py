@@ -202,15 +202,7 @@ def test_a_run_time_effect_in_the_body_keeps_the_masked_scan_and_reverse_mode(se
 
 
 def test_prints_run_once_per_iteration_that_ran():
-    def noisy(xs, limit):
-        index = -1
-        for i in range(xs.shape[0]):
-            print("at", i)
-            if xs[i] > limit:
-                index = i
-                break
-        return index
-
+    noisy = searches_printing
     eager, staged = io.StringIO(), io.StringIO()
     with redirect_stdout(eager):
         noisy(XS, 1.0)
