@@ -213,3 +213,49 @@ def test_a_uint32_choice_names_the_fix_that_works() -> None:
 ])
 def test_cast_loses_value_of_an_int(value, dtype, loses: bool) -> None:
     assert cast_loses_value(value, dtype) is loses
+
+
+def float_if(k, v):
+    if k > 0:
+        n = 2.5
+    else:
+        n = v
+    return n * 2
+
+
+def float_ternary(k, v):
+    n = 2.5 if k > 0 else v
+    return n * 2
+
+
+def float_or(k, v):
+    return (((k > 0) and 2.5) or v) * 2
+
+
+@pytest.mark.parametrize("fn, line", [(float_if, "if k > 0:"), (float_ternary, "n = 2.5 if k > 0 else v"),
+                                      (float_or, "return (((k > 0) and 2.5) or v) * 2")])
+@pytest.mark.parametrize("dtype", [jnp.uint8, jnp.int8, jnp.int16])
+def test_a_python_float_beside_a_narrow_int_is_a_located_error(fn, line: str, dtype) -> None:
+    """A float32 choice holds every uint8, but would compute the uint8 path's ``n * 2`` in float32: 510
+    where eager's uint8 wraps to 254 (as an int32 beside a Python float already was refused)."""
+    v = jnp.asarray(100, dtype)
+    assert np.asarray(fn(0, v)).dtype == np.dtype(dtype)  # eager: the narrow int's own arithmetic
+    with pytest.raises(autograph_lite.StagingTypeError) as raised:
+        autograph_lite.jit(fn)(jnp.int32(0), v)
+    assert str(raised.value).startswith(where(fn, line)), str(raised.value)
+
+
+def test_python_numbers_joined_before_a_complex_stay_python_numbers() -> None:
+    """``y = 2`` beside ``y = 0.5`` is still a Python number eagerly: the staged join keeps it weakly
+    typed, so a later ``1j`` may still make it complex (a strongly typed float32 would be refused)."""
+    def chain(k, x):
+        if k == 0:
+            y = 1j
+        elif k == 1:
+            y = 0.5
+        else:
+            y = 2
+        return x * y
+
+    for k in (0, 1, 2):
+        np.testing.assert_allclose(autograph_lite.jit(chain)(jnp.int32(k), jnp.float32(3.0)), chain(k, jnp.float32(3.0)))

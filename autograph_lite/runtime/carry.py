@@ -26,7 +26,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from ..errors import ConversionError
 from .carry_errors import (
@@ -106,13 +105,14 @@ def _loop_tolerates(before: Any, after: Any) -> bool:
 
 def cond_tolerates(true: Any, false: Any) -> bool:
     """A cond casts a weakly typed branch output to the dtype eager arithmetic gives both (see
-    cond_adjustments), where that dtype holds every value of a strongly typed one: an int32 beside a
-    Python float would become a float32, which loses its value past 2**24, where eager Python returns
-    the int32 as it is (a bool becomes a number exactly, as in a staged ``and`` / ``or``)."""
+    cond_adjustments), where that is the strongly typed one's own dtype: on its path the value then
+    computes as eagerly. A Python float beside an int32 would make it a float32, which loses its value
+    past 2**24; beside a uint8 it would compute ``n * 2`` in float32 (510) where eager's uint8 wraps
+    (254). A bool becomes a number exactly (as in a staged ``and`` / ``or``)."""
     if not (true.weak_type or false.weak_type):
         return False
     joined = joined_dtype(true, false)
-    return all(side.weak_type or np.can_cast(side.dtype, joined, "safe") for side in (true, false))
+    return all(side.weak_type or side.dtype in (joined, jnp.bool_) for side in (true, false))
 
 
 def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Difference]:

@@ -29,6 +29,7 @@ from .raises import PathRaises
 from .run_time_checks import runs_when
 from .session import current
 from .values import Split, is_traced, to_predicate, zeros_like_value
+from .weak_types import cast_as_eager
 
 
 def if_stmt(
@@ -258,7 +259,7 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
             traces.note_lossy_casts(branch.key, arrays, adjustment.casts)
             # a number the cast overflows is refused after the cond: no overflow warning before the error
             with np.errstate(over="ignore") if branch.key in traces.lossy else contextlib.nullcontext():
-                arrays = [a if d is None else lax.convert_element_type(a, d) for a, d in zip(arrays, adjustment.casts)]
+                arrays = [a if d is None else cast_as_eager(a, d) for a, d in zip(arrays, adjustment.casts)]
         traces.known[branch.key] = [jax.typeof(a) for a in arrays]
         return arrays
 

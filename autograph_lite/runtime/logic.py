@@ -149,6 +149,18 @@ def _check_same_shape(left: jax.Array, right: jax.Array, where: Callable[[], Any
     )
 
 
+def _held(side: Any, other: Any, common: Any) -> bool:
+    """Whether the operand of abstract type ``side`` computes as eagerly once chosen in ``common``: a
+    weakly typed one takes it (a Python number's); a strongly typed one beside a Python number must keep
+    its own dtype (a uint8 made float32 by ``or 2.5`` would double to 510 where eager's wraps to 254);
+    beside another array it must be held exactly (a bool, an int16 beside a float32)."""
+    if side.weak_type:
+        return True
+    if other.weak_type:
+        return side.dtype in (common, jnp.bool_)
+    return bool(np.can_cast(side.dtype, common, "safe"))
+
+
 def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any] | None, construct: str) -> None:
     """Refuse operands of two dtypes whose common dtype cannot hold every value of one of them.
 
@@ -161,12 +173,13 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
     left_type, right_type = jax.typeof(left), jax.typeof(right)
     if left_type.dtype == right_type.dtype:
         return
-    common = jnp.result_type(left_type, right_type)
-    if all(side.weak_type or np.can_cast(side.dtype, common, "safe") for side in (left_type, right_type)):
+    common = jnp.result_type(left, right)  # of the operands: their abstract types would lose the weak type
+    if all(_held(side, other, common) for side, other in ((left_type, right_type), (right_type, left_type))):
         return
     raise StagingTypeError(
         f"{_SELECTED[construct]} are {type_string(left)} and {type_string(right)}, and the first is "
-        "traced: Python returns one of them as it is, and their common dtype cannot hold every value of both",
+        "traced: Python returns one of them as it is, and their common dtype cannot hold every value of both "
+        "(or would change how the strongly typed one computes: a uint8 made a float32 doubles 255 to 510)",
         _location(where),
         "Give both operands the same dtype (jnp.asarray(..., jnp.float32)), or choose explicitly with "
         "jnp.where(condition, a, b), which promotes both to a common dtype.",

@@ -40,6 +40,7 @@ from .narrow_numbers import cast_loses_value
 from .raises import PathRaises
 from .run_time_checks import runs_when
 from .values import Split, Undefined, is_traced, zeros_like_value
+from .weak_types import cast_as_eager
 
 Branch = Callable[..., tuple]
 
@@ -311,8 +312,9 @@ def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[An
         if test.shape != inner.shape or (test.dtype != inner.dtype and not cond_tolerates(test, inner)):
             return None
         joined[level] = joined_dtype(test, inner)
-        if joined[level] != inner.dtype or (inner.weak_type and not test.weak_type):
-            inner = _strongly_typed(inner, joined[level])  # as the cond's output (strongly_typed_where_a_branch_is)
+        weak = bool(inner.weak_type and test.weak_type)  # as the cond's output (strongly_typed_where_a_branch_is)
+        if joined[level] != inner.dtype or inner.weak_type != weak:
+            inner = jax.ShapeDtypeStruct(inner.shape, joined[level], weak_type=weak)
     if inner is None:
         return None
     paths = [_conversion_path(computed[0], joined[::-1])]
@@ -379,7 +381,7 @@ def _raising_outputs(traces: _Traces) -> list[Any]:
 
 def _converted(array: Any, path: tuple[Any, ...]) -> Any:
     for dtype in path:
-        array = lax.convert_element_type(array, dtype)
+        array = cast_as_eager(array, dtype)
     return array
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from .values import is_array_leaf
@@ -36,6 +37,17 @@ def as_entered(entry: Any, value: Any) -> Any:
     if after.weak_type and not before.weak_type and after.dtype == before.dtype:
         return lax.convert_element_type(value, before.dtype)
     return value
+
+
+def cast_as_eager(value: Any, dtype: Any) -> Any:
+    """``value`` converted to ``dtype``, weakly typed if it was: a Python number that a staged choice
+    takes into another dtype (``y = 2`` beside ``y = 0.5``) is still a Python number eagerly, and stays
+    one beside a later Python number (``lax.convert_element_type`` would make it strongly typed, and
+    a strongly typed float32 may not become the complex64 that ``1j`` asks for). A number the dtype
+    cannot hold is refused after the choice (:mod:`.narrow_numbers`): its cast warns of nothing."""
+    with np.errstate(over="ignore", invalid="ignore"):  # JAX folds a constant's cast with NumPy
+        return lax.convert_element_type_p.bind(value, new_dtype=jnp.dtype(dtype),
+                                               weak_type=bool(jax.typeof(value).weak_type), sharding=None)
 
 
 def zeros_of_type(value: Any) -> Any:
