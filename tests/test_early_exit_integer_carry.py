@@ -18,27 +18,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jax import lax
 from support import assert_equivalent, count_equations, primitives
 
 import autograph_lite
+from bench.programs.expert import first_above as first_above_by_hand
+from bench.programs.natural import first_above
 
 XS = jnp.array([0.5, -1.0, 2.0, 3.5, -0.25, 4.0], jnp.float32)
-
-
-def first_above(xs, limit):
-    index = -1
-    for i in range(xs.shape[0]):
-        if xs[i] > limit:
-            index = i
-            break
-    return index
-
-
-def first_above_by_hand(xs, limit):
-    n = xs.shape[0]
-    i = lax.while_loop(lambda i: (i < n) & (xs[jnp.minimum(i, n - 1)] <= limit), lambda i: i + 1, 0)
-    return jnp.where(i < n, i, -1)
 
 
 def first_value_above(xs, limit):

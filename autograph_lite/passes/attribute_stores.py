@@ -37,8 +37,6 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
 def _check_block(block: list[gast.stmt]) -> None:
     """Insert, in place, a check before each statement of ``block`` (and of its nested blocks) that
     changes an attribute of a name or of a chain of attributes."""
-    if not any(isinstance(statement, _STORES) or blocks_of(statement) for statement in block):
-        return
     checked: list[gast.stmt] = []
     for statement in block:
         if not isinstance(statement, SCOPES):

@@ -141,19 +141,12 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | 
             in_place = isinstance(store, gast.Subscript) and isinstance(store.ctx, (gast.Store, gast.Del))
             path = dotted_name(store.value) if in_place else None
             if path is not None:
-                arguments = [_loaded_copy(store.value, node.lineno), nodes.constant(".".join(path), node.lineno)]
+                arguments = [nodes.dotted_read(path, node.lineno), nodes.constant(".".join(path), node.lineno)]
                 if isinstance(store.ctx, gast.Del):
                     arguments.append(nodes.constant(True, node.lineno))  # deletes: worded as a deletion
                 checks.append(nodes.expression_statement(
                     nodes.runtime_call("check_item_assignment", arguments, node.lineno), node.lineno))
     return [*checks, node] if checks else node
-
-
-def _loaded_copy(chain: gast.expr, line: int) -> gast.expr:
-    """The name chain ``chain`` as a new expression that reads it."""
-    if isinstance(chain, gast.Name):
-        return nodes.name(chain.id, line)
-    return gast.copy_location(gast.Attribute(_loaded_copy(chain.value, line), chain.attr, gast.Load()), chain)
 
 
 def _index_expression(index: gast.expr) -> gast.expr:

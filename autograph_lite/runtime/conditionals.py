@@ -9,14 +9,12 @@ again; a genuine difference becomes a ``StagingTypeError`` naming the variable.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax import lax
 
 from ..errors import ConversionError, Location, StagingTypeError, UnassignedReadError
@@ -166,7 +164,7 @@ class _Traces:
     known: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # a branch's output avals
     raised: set[str] = dataclasses.field(default_factory=set)
     retried: bool = False
-    # per branch: the first output whose cast to a narrow float may change it (index, value, dtype)
+    # per branch: the first output whose cast to a narrower dtype may change it (index, value, dtype)
     lossy: dict[str, tuple[int, tuple[str, str], Any]] = dataclasses.field(default_factory=dict)
 
     def raising(self, key: str) -> list[Any]:
@@ -256,10 +254,8 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         traces.splits[branch.key] = split.abstract()
         arrays = split.arrays
         if adjustment.casts is not None:
-            traces.note_lossy_casts(branch.key, arrays, adjustment.casts)
-            # a number the cast overflows is refused after the cond: no overflow warning before the error
-            with np.errstate(over="ignore") if branch.key in traces.lossy else contextlib.nullcontext():
-                arrays = [a if d is None else cast_as_eager(a, d) for a, d in zip(arrays, adjustment.casts)]
+            traces.note_lossy_casts(branch.key, arrays, adjustment.casts)  # refused after the cond
+            arrays = [a if d is None else cast_as_eager(a, d) for a, d in zip(arrays, adjustment.casts)]
         traces.known[branch.key] = [jax.typeof(a) for a in arrays]
         return arrays
 

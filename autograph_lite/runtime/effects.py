@@ -168,7 +168,6 @@ def check_item_assignment(container: Any, outer_name: str | None = None, deletes
     ):
         return
     kind = _KIND_NAMES.get(type(container), type(container).__name__)
-    into = "" if outer_name is None else f" into {outer_name}"
     if deletes:
         _refuse(
             f"deletes an item of a {kind} from outside it, which mutates a {kind}",
@@ -177,6 +176,7 @@ def check_item_assignment(container: Any, outer_name: str | None = None, deletes
             "build a new value instead of deleting in place (xs = xs[:i] + xs[i + 1:] on a list made in the "
             "function), or carry the values in a JAX array",
         )
+    into = "" if outer_name is None else f" into {outer_name}"
     alternative = "carry the values in a JAX array and update it with xs = xs.at[i].set(v), returning it"
     if outer_name is not None:
         alternative = (f"return the new value from the function that stores it and update {outer_name} "

@@ -19,12 +19,12 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax import lax
 
 from ..errors import Location, StagingTypeError
 from .locations import caller_location
 from .run_time_checks import stage_exception
 from .values import is_traced
+from .weak_types import converted
 
 
 def as_python_int(index: Any) -> Any:
@@ -34,7 +34,7 @@ def as_python_int(index: Any) -> Any:
     a traced count weakly typed (the same dtype and values)."""
     if not is_traced(index) or jax.typeof(index).weak_type:
         return index
-    return lax.convert_element_type_p.bind(index, new_dtype=jax.typeof(index).dtype, weak_type=True, sharding=None)
+    return converted(index, jax.typeof(index).dtype, weak=True)
 
 
 def python_int_counter() -> jax.ShapeDtypeStruct:

@@ -116,8 +116,9 @@ def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: s
     truth = _truth(left, where)
     left_array, right_array = jnp.asarray(left), jnp.asarray(right)
     _check_same_shape(left_array, right_array, where, construct)
-    _check_same_dtype(left_array, right_array, where, construct)
-    _check_number_held(left, right, where, construct)
+    common = jnp.result_type(left, right)  # as jnp.where promotes them: a weak type counts, unlike an aval's
+    _check_same_dtype(left_array, right_array, common, where, construct)
+    _check_number_held(left, right, common, where, construct)
     keep_left_when_true = construct == "or"
     if left_array.dtype == jnp.bool_ and right_array.dtype == jnp.bool_:  # exact: same shape, both bool
         return jnp.logical_or(left_array, right_array) if keep_left_when_true else jnp.logical_and(left_array, right_array)
@@ -161,7 +162,8 @@ def _held(side: Any, other: Any, common: Any) -> bool:
     return bool(np.can_cast(side.dtype, common, "safe"))
 
 
-def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any] | None, construct: str) -> None:
+def _check_same_dtype(left: jax.Array, right: jax.Array, common: Any, where: Callable[[], Any] | None,
+                      construct: str) -> None:
     """Refuse operands of two dtypes whose common dtype cannot hold every value of one of them.
 
     The choice made at run time has one dtype, the operands' common one, where Python returns one
@@ -173,7 +175,6 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
     left_type, right_type = jax.typeof(left), jax.typeof(right)
     if left_type.dtype == right_type.dtype:
         return
-    common = jnp.result_type(left, right)  # of the operands: their abstract types would lose the weak type
     if all(_held(side, other, common) for side, other in ((left_type, right_type), (right_type, left_type))):
         return
     raise StagingTypeError(
@@ -186,13 +187,12 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, where: Callable[[], Any
     )
 
 
-def _check_number_held(left: Any, right: Any, where: Callable[[], Any] | None, construct: str) -> None:
+def _check_number_held(left: Any, right: Any, common: Any, where: Callable[[], Any] | None, construct: str) -> None:
     """Refuse a weakly typed operand that the choice's narrower dtype may not hold (``k and 70000.0 or
     v_f16``: ``inf``, and ``k and 70000 or v_u8``: 112, where eager Python returns the number;
     :mod:`.narrow_numbers`). A number it holds is chosen in that dtype (``k and 3 or v_u8`` is a
     uint8, as eager ``v_u8 + 3`` is). Judged on the operands as given: a Python number is known
     while tracing, its array is not."""
-    common = jnp.result_type(left, right)  # as jnp.where promotes them: a weak type counts, unlike an aval's
     for operand in (left, right):
         if cast_loses_value(operand, common):
             where_text = f"beside {a_dtype(common)}, and the first is traced"

@@ -65,10 +65,15 @@ def cast_loses_value(value: Any, dtype: Any) -> bool:
         return False
     if is_traced(value):
         return True
-    with np.errstate(over="ignore", invalid="ignore"):  # 1e39 is inf as a float32: the number as jit has it
-        as_staged = np.asarray(value, aval.dtype)
-        narrowed = as_staged.astype(dtype)
+    as_staged, narrowed = _narrowed(value, dtype)
     return not np.array_equal(narrowed.astype(np.float64), as_staged.astype(np.float64), equal_nan=True)
+
+
+def _narrowed(value: Any, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A known weakly typed ``value`` as ``jit`` has it, and converted to ``dtype``."""
+    with np.errstate(over="ignore", invalid="ignore"):  # 1e39 is inf as a float32: the number as jit has it
+        as_staged = np.asarray(value, jax.typeof(value).dtype)
+        return as_staged, as_staged.astype(dtype)
 
 
 def shown(value: Any, dtype: Any) -> tuple[str, str]:
@@ -76,8 +81,7 @@ def shown(value: Any, dtype: Any) -> tuple[str, str]:
     what it would become where it is known, else its type."""
     if is_traced(value):
         return f"a {type_string(value)} computed while the program runs", "may not hold it (its value is known only then)"
-    with np.errstate(over="ignore", invalid="ignore"):
-        narrowed = np.asarray(value, jax.typeof(value).dtype).astype(dtype)
+    _, narrowed = _narrowed(value, dtype)
     if isinstance(value, (int, float)):
         return f"the Python number {value!r}", f"does not hold it (it would be {narrowed.item()!r})"
     return (f"the {type_string(value)} {np.asarray(value).tolist()!r}",

@@ -83,4 +83,3 @@ def _inner_variables(equation: Any, position: int) -> list[tuple[jex_core.Jaxpr,
     if isinstance(inner, jex_core.Jaxpr) and len(inner.invars) == len(equation.invars):
         return [(inner, inner.invars[position])]
     return None
-

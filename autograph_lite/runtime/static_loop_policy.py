@@ -64,6 +64,10 @@ class StaticSequence:
     traced_data: bool
     first: int = 0
 
+    def item_counted_from_zero(self, k: Any, x: Any) -> Any:
+        """The item at ``k`` of a counter that starts at 0 (an ``enumerate`` or ``zip`` around this one)."""
+        return self.make_item(k + self.first if self.first else k, x)
+
 
 def static_sequence(iterable: Any) -> StaticSequence | None:
     """Describe ``iterable`` when its length is static and it can be indexed by a traced counter."""
@@ -82,7 +86,7 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
 
         def enumerated_item(k: Any, x: Any) -> tuple[Any, Any]:
             count = k if isinstance(start, int) and start == 0 else as_python_int(start + k)
-            return count, inner.make_item(k + inner.first if inner.first else k, x)
+            return count, inner.item_counted_from_zero(k, x)
 
         return StaticSequence(inner.length, inner.xs, enumerated_item, True, inner.traced_data or is_traced(start))
     if isinstance(iterable, Zip):
@@ -94,7 +98,7 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         xs = tuple(None if p.xs is None else jax.tree_util.tree_map(lambda a: a[:length], p.xs) for p in parts)
 
         def zipped_item(k: Any, x: Any) -> tuple[Any, ...]:
-            return tuple(p.make_item(k + p.first if p.first else k, xi) for p, xi in zip(parts, x))
+            return tuple(p.item_counted_from_zero(k, xi) for p, xi in zip(parts, x))
 
         return StaticSequence(
             length, xs, zipped_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)

@@ -292,9 +292,10 @@ def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[An
     The nested conds are ``cond(test 0, branch 0, cond(test 1, branch 1, ... else))``. Innermost
     first, each joins its two sides as a staged ``if`` does (:func:`.carry.cond_adjustments`): a
     dtype difference is allowed where the cond allows it (one side weakly typed, and the joined dtype
-    holding the other's values: ``carry.cond_tolerates``, shared so that the two cannot drift apart);
-    both sides convert to their ``jnp.result_type`` (as ``carry._cond_casts`` computes it); the cond's
-    output has its false side's type (a converted value is strongly typed). A side that raises, or
+    the strongly typed side's own: ``carry.cond_tolerates``, shared so that the two cannot drift apart);
+    both sides convert to ``carry.joined_dtype`` (as ``carry._cond_casts`` computes it), a weakly typed
+    value staying weakly typed; the cond's output is weakly typed only where both sides are
+    (``conditionals.strongly_typed_where_a_branch_is``). A side that raises, or
     leaves the name unassigned, returns strongly typed zeros of the other side's type. So the value of
     a branch is converted at its own cond and at each enclosing cond that changes the dtype, and the
     switch converts it through the same dtypes, in that order; zeros convert to the output's dtype at

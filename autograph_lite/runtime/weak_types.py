@@ -46,8 +46,13 @@ def cast_as_eager(value: Any, dtype: Any) -> Any:
     a strongly typed float32 may not become the complex64 that ``1j`` asks for). A number the dtype
     cannot hold is refused after the choice (:mod:`.narrow_numbers`): its cast warns of nothing."""
     with np.errstate(over="ignore", invalid="ignore"):  # JAX folds a constant's cast with NumPy
-        return lax.convert_element_type_p.bind(value, new_dtype=jnp.dtype(dtype),
-                                               weak_type=bool(jax.typeof(value).weak_type), sharding=None)
+        return converted(value, dtype, weak=bool(jax.typeof(value).weak_type))
+
+
+def converted(value: Any, dtype: Any, weak: bool) -> Any:
+    """``value`` as ``dtype``, weakly typed or not as asked: ``lax.convert_element_type`` always makes
+    it strongly typed, and offers no other choice."""
+    return lax.convert_element_type_p.bind(value, new_dtype=jnp.dtype(dtype), weak_type=weak, sharding=None)
 
 
 def zeros_of_type(value: Any) -> Any:
