@@ -71,7 +71,8 @@ CASES = {
     ],
 }
 
-CONTROL_FLOW = {"cond", "while", "scan"}
+# select_n: a traced `if` whose branches are small, pure and gradient-neutral (a select, not a cond).
+CONTROL_FLOW = {"cond", "select_n", "while", "scan"}
 
 
 def heading(title: str) -> None:
@@ -179,7 +180,7 @@ def compare_with_jax_jit() -> None:
 
     staged_log: list = []
     staged = autograph_lite.jit(counting(staged_log))
-    print("\n(c) autograph_lite.jit: both arguments traced, the `if` is one lax.cond")
+    print("\n(c) autograph_lite.jit: both arguments traced, the `if` is one select (its branches are this small)")
     for t in thresholds:
         print(f"  threshold={t}: {fmt(staged(x, t))}")
     print(f"  compiled {len(staged_log)} time(s) for {len(thresholds)} thresholds")

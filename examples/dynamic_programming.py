@@ -8,8 +8,10 @@ body, so compile time grows with the input size. With ``autograph_lite.jit``:
 
 - the loops become nested ``lax.scan``s (one body, compiled once, whatever ``n * m``);
 - ``table[i, j] = v`` becomes ``table = table.at[i, j].set(v)``;
-- the ``if`` / ``a if c else b`` on traced values become ``lax.cond``, ``min`` / ``max``
-  ``jnp.minimum`` / ``jnp.maximum``.
+- the ``if`` / ``a if c else b`` on traced values become ``lax.cond``, or a select (as
+  ``jnp.where``) where both branches are small and pure: the edit distance's ``cost`` is a select,
+  the knapsack's ``if``, which writes into the whole table, a ``lax.cond``; ``min`` / ``max``
+  become ``jnp.minimum`` / ``jnp.maximum``.
 
 Both are checked against pure-Python reference implementations on lists.
 Run ``python examples/dynamic_programming.py``.

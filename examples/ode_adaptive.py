@@ -7,7 +7,9 @@ and ``dt`` grows again when the error is small. How many steps that takes depend
 accept / reject ``if`` are traced arrays: ``TracerBoolConversionError``. The usual workaround is to
 rewrite the integrator around ``lax.while_loop`` with an explicit state tuple and ``lax.cond`` /
 ``jnp.where`` for every branch. With ``autograph_lite.jit`` the loop as written becomes one
-``lax.while_loop`` containing ``lax.cond``s, compiled once for every tolerance, frequency and damping.
+``lax.while_loop``, compiled once for every tolerance, frequency and damping; its two ``if``s are
+selects, as an expert writes them with ``jnp.where``: their branches are small sums and moves, which
+cannot change a gradient (a branch with more work in it would be a ``lax.cond``).
 
 The system is a damped harmonic oscillator ``x'' + 2 zeta omega x' + omega**2 x = 0``, compared with
 its closed-form solution. Run ``python examples/ode_adaptive.py``.

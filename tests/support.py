@@ -68,6 +68,16 @@ def primitives(fn: Callable, *args: Any) -> set[str]:
     return set(primitive_counts(fn, *args))
 
 
+# A traced `if` stages one of these: a lax.cond, or selects where both branches are small, pure and
+# gradient-neutral (runtime/selects.py).
+STAGED_CHOICE = frozenset({"cond", "select_n"})
+
+
+def stages_a_choice(fn: Callable, *args: Any) -> bool:
+    """Whether the converted ``fn`` traced on ``args`` stages a traced choice (a cond or a select)."""
+    return bool(primitives(autograph_lite.convert(fn), *args) & STAGED_CHOICE)
+
+
 def count_equations(fn: Callable, *args: Any) -> int:
     """Number of equations in the jaxpr of ``fn``, sub-jaxprs included."""
     return sum(primitive_counts(fn, *args).values())

@@ -239,18 +239,22 @@ def test_show_of_library_code_exits_1_in_a_shell():
 # --- explain: methods, usage errors ----------------------------------------------------------------
 
 
+# Both explained choices have small, pure, gradient-neutral branches: selects (runtime/selects.py).
+SELECTED = "lax.select_n (the condition is traced; both branches are small, pure and gradient-neutral: a select of their values)"
+
+
 def test_method_is_explained_on_an_instance_made_without_arguments(package, capsys):
     code, out, err = main(capsys, "explain", f"{model_path(package)}::Model.__call__", "--args", "f32[]")
     assert code == 0, err
     assert out.startswith("Model.__call__:\n")
-    assert f"model.py:{line_of(package, '        if x > 0:')}: `if` -> lax.cond (the condition is traced)" in out
+    assert f"model.py:{line_of(package, '        if x > 0:')}: `if` -> {SELECTED}" in out
 
 
 def test_static_method_needs_no_instance(package, capsys):
     code, out, err = main(capsys, "explain", f"{model_path(package)}::Model.clip", "--args", "f32[]")
     assert code == 0, err
     clip_line = line_of(package, "        return x if x < 1.0 else 1.0")
-    assert f"model.py:{clip_line}: conditional expression -> lax.cond (the condition is traced)" in out
+    assert f"model.py:{clip_line}: conditional expression -> {SELECTED}" in out
 
 
 def test_method_of_a_class_whose_constructor_needs_arguments_is_a_usage_error(package, capsys):

@@ -76,19 +76,19 @@ def test_every_quickstart_function_is_covered():
 
 
 @pytest.mark.parametrize("name, arguments, staged", [
-    ("conditional_double", (jnp.float32(1.0), jnp.float32(2.0)), {"cond"}),
+    ("conditional_double", (jnp.float32(1.0), jnp.float32(2.0)), {"select_n"}),
     ("piecewise", (jnp.float32(1.0),), {"cond"}),
-    ("soft_sign", (jnp.float32(1.0), jnp.float32(1.0)), {"cond"}),
-    ("in_band", (jnp.float32(1.0), jnp.float32(0.0), jnp.float32(2.0)), {"cond"}),
+    ("soft_sign", (jnp.float32(1.0), jnp.float32(1.0)), {"select_n"}),
+    ("in_band", (jnp.float32(1.0), jnp.float32(0.0), jnp.float32(2.0)), {"select_n"}),
     ("count_halvings", (jnp.float32(8.0),), {"while"}),
     ("geometric_sum", (jnp.float32(0.5), jnp.int32(3)), {"while"}),
     ("clipped_sum", (jnp.asarray(ROWS), jnp.float32(5.0)), {"scan", "cond"}),
-    ("relu_or_leaky", (jnp.float32(1.0), jnp.bool_(True)), {"cond"}),
+    ("relu_or_leaky", (jnp.float32(1.0), jnp.bool_(True)), {"select_n"}),
 ])
 def test_quickstart_stages_the_expected_primitives(name, arguments, staged):
     found = primitives(autograph_lite.convert(getattr(quickstart, name)), *arguments)
     assert staged <= found
-    assert not ({"cond", "while", "scan"} - staged) & found
+    assert not ({"cond", "select_n", "while", "scan"} - staged) & found
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,8 @@ def test_demo_results_match_eager(demo_output):
 
 
 def test_demo_reports_cond_and_while_primitives(demo_output):
-    assert re.search(r"^  conditional_double\s+control flow: cond\b", demo_output, re.MULTILINE)
+    assert re.search(r"^  conditional_double\s+control flow: select_n\b", demo_output, re.MULTILINE)
+    assert re.search(r"^  piecewise\s+control flow: cond\b", demo_output, re.MULTILINE)
     assert re.search(r"^  count_halvings\s+control flow: while\b", demo_output, re.MULTILINE)
     assert re.search(r"^  clipped_sum\s+control flow: cond, scan\b", demo_output, re.MULTILINE)
 

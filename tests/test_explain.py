@@ -22,16 +22,20 @@ def at(mark):
     raise LookupError(mark)
 
 
-def test_traced_if_is_a_cond_with_its_promotion():
+# A traced `if` whose branches are small, pure and gradient-neutral is a select (runtime/selects.py).
+SELECTED = "lax.select_n (the condition is traced; both branches are small, pure and gradient-neutral: a select of their values)"
+
+
+def test_traced_if_is_a_select_with_its_promotion():
     text = str(autograph_lite.explain(programs.branches, 1.0, 2.0))
-    assert f"{at('branches-if')}: `if` -> lax.cond (the condition is traced)" in text
+    assert f"{at('branches-if')}: `if` -> {SELECTED}" in text
     assert "carries y: weakly typed f32[]" in text  # x and 0 are Python numbers: so is y
     assert "y promoted to float32 in the false branch" in text
 
 
 def test_static_argument_keeps_the_if_in_python():
     text = str(autograph_lite.explain(programs.branches, 1.0, 2.0, static_argnums=1))
-    assert f"{at('branches-if')}: `if` -> lax.cond" in text  # x is still traced
+    assert f"{at('branches-if')}: `if` -> lax.select_n" in text  # x is still traced
     text = str(autograph_lite.explain(programs.branches, 1.0, 2.0, static_argnums=(0, 1)))
     assert f"{at('branches-if')}: `if` -> Python if (the condition is concrete)" in text
 
@@ -40,7 +44,7 @@ def test_static_argnames_given_by_position_and_jitted_functions():
     by_name = str(autograph_lite.explain(programs.branches, 1.0, 2.0, static_argnames=("x", "threshold")))
     assert f"{at('branches-if')}: `if` -> Python if (the condition is concrete)" in by_name
     jitted = str(autograph_lite.explain(autograph_lite.jit(programs.branches), 1.0, 2.0))
-    assert f"{at('branches-if')}: `if` -> lax.cond (the condition is traced)" in jitted
+    assert f"{at('branches-if')}: `if` -> {SELECTED}" in jitted
 
 
 def test_each_loop_reports_its_lowering():
@@ -155,4 +159,4 @@ class Doubler:
 def test_a_bound_method_is_explained_under_its_qualified_name():
     text = str(autograph_lite.explain(Doubler().__call__, jnp.float32(1.0)))
     assert text.startswith("Doubler.__call__:\n")
-    assert f"{here('doubler-if')}: `if` -> lax.cond (the condition is traced)" in text
+    assert f"{here('doubler-if')}: `if` -> {SELECTED}" in text

@@ -225,7 +225,7 @@ def test_loops_in_branches(x, n):
 
 def test_branches_in_loops():
     assert_equivalent(branch_in_loop, jnp.asarray([1.0, -2.0, 0.0, 3.5, -0.5], F32))
-    assert {"scan", "cond"} <= staged(branch_in_loop, jnp.ones(3, F32))
+    assert {"scan", "select_n"} <= staged(branch_in_loop, jnp.ones(3, F32))  # sums: selects, not conds
 
 
 # --- carried values ---------------------------------------------------------------------------------------

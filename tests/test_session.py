@@ -199,7 +199,7 @@ def test_paused_records_nothing_and_gives_the_recorder_back_even_after_a_raise()
             raise ValueError
         assert session.current().recorder is recorder
         trace()
-    assert [(decision.construct, decision.outcome) for decision in recorder.decisions] == [("`if`", "lax.cond")]
+    assert [(decision.construct, decision.outcome) for decision in recorder.decisions] == [("`if`", "lax.select_n")]
     assert session.current().recorder is None
 
 
@@ -221,13 +221,13 @@ def test_two_threads_tracing_at_once_do_not_see_each_other() -> None:
             after = state_of(session.current())
         finally:
             barrier.wait()  # let A go on, even after a failure here
-        return {"own": own, "appended": appended, "traced": float(traced), "cond": "cond" in str(jaxpr), "after": after}
+        return {"own": own, "appended": appended, "traced": float(traced), "select": "select_n" in str(jaxpr), "after": after}
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         future_a, future_b = pool.submit(thread_a), pool.submit(thread_b)
         explanation, b = future_a.result(), future_b.result()
 
-    assert b == {"own": EMPTY, "appended": [0, 1, 2], "traced": 2.0, "cond": True, "after": EMPTY}
+    assert b == {"own": EMPTY, "appended": [0, 1, 2], "traced": 2.0, "select": True, "after": EMPTY}
     inside_a = {"staged": ["Collector", "Collector"], "iterated": 2, "remembering": True, "recording": True,
                 "calls": ["step"]}
     assert seen[:2] == [inside_a, inside_a]  # before and after B's work: A's session untouched

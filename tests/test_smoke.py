@@ -18,5 +18,7 @@ def test_conditional_double_matches_eager(x, threshold):
     assert_equivalent(conditional_double, x, threshold)
 
 
-def test_conditional_double_stages_one_cond():
-    assert "cond" in primitives(autograph_lite.convert(conditional_double), 1.0, 2.0)
+def test_conditional_double_stages_one_select():
+    # Its branches are small, pure and gradient-neutral: a select, as jnp.where (runtime/selects.py).
+    staged = primitives(autograph_lite.convert(conditional_double), 1.0, 2.0)
+    assert "select_n" in staged and "cond" not in staged

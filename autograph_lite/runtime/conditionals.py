@@ -25,6 +25,7 @@ from .locations import location_of, presenting
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .raises import PathRaises
 from .run_time_checks import runs_when
+from .selects import COND, SELECT, SELECT_REASON, cond_or_select
 from .session import current
 from .values import Split, is_traced, to_predicate, zeros_like_value
 from .weak_types import cast_as_eager
@@ -99,12 +100,14 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
     sides = Sides.of_branches(site, branches.true_fn, branches.false_fn)
     adjustments = {"true": CondAdjustment(), "false": CondAdjustment()}
     traces = _Traces()
+    lowering = COND
     while True:
         traces.splits, traces.lossy = {}, {}
-        traced = [_traced(_Branch(key, fn, branches.operands, names, site, predicate), adjustments[key], traces)
-                  for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
+        on_true, on_false = [_traced(_Branch(key, fn, branches.operands, names, site, predicate), adjustments[key], traces)
+                             for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
+        arrays: Any
         try:
-            arrays, failure = lax.cond(predicate, *traced), None
+            (arrays, lowering), failure = cond_or_select(predicate, on_true, on_false, lambda: not traces.raised), None
         except TypeError as error:
             arrays, failure = None, error
         if len(traces.raised) == 2:
@@ -131,7 +134,8 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
         where = f"in the {key} branch of the {site.construct}, and {a_dtype(dtype)} in the other"
         raise lossy_choice(subject, value, dtype, where, site.location)
     outputs = splits["true"].rebuild(strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]]))
-    report.record(site, "lax.cond", "the condition is traced", Carried(names, outputs),
+    reason = SELECT_REASON if lowering == SELECT else "the condition is traced"
+    report.record(site, lowering, reason, Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
     return outputs
 

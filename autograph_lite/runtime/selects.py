@@ -1,0 +1,203 @@
+"""A staged ``if`` whose branches are small, pure and gradient-neutral becomes selects, not a ``lax.cond``.
+
+An expert writes ``jnp.where(score < 0.5, 1, 2)``, not a ``lax.cond``, for a choice between a few
+scalars: a cond is a sub-computation that XLA compiles on its own and runs behind a branch, where a
+select is one fused instruction. So both branches are first traced to jaxprs (the trace that
+``lax.cond`` would make anyway), and when the choice is provably the same computation either way the
+outputs are ``lax.select_n`` of both branches' values; otherwise the same jaxprs are bound as the
+``lax.cond`` (no user code runs twice).
+
+Running both branches is exact only when:
+
+- neither branch has an effect (a print, a run-time check, a callback): a select runs both;
+- every equation is a pure primitive from a known list, on small arrays (:data:`SMALL`): XLA's
+  arithmetic never traps (an integer division by zero gives a value the select drops), and the
+  branch not taken costs little;
+- reverse mode gives the same gradient. A select sends a zero cotangent into the branch not taken,
+  and a nonlinear primitive multiplies it by its derivative there, which may be infinite or NaN
+  (``0 * inf`` is NaN: ``jnp.where(x > 0, jnp.sqrt(x), 0.0)`` has a NaN gradient at ``x = 0``, the
+  cond does not). So a value computed from a floating-point input may flow only through primitives
+  whose transpose reads no such value: sums, moves, selects, and products with a finite constant
+  (:func:`_gradient_neutral`). Integer and boolean values carry no gradient and are unrestricted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.extend import core as jex_core
+
+from .weak_types import converted
+
+COND, SELECT = "lax.cond", "lax.select_n"
+# Why explain says a choice is a select.
+SELECT_REASON = "the condition is traced; both branches are small, pure and gradient-neutral: a select of their values"
+# At most this many elements in any value the branches compute (the branch not taken is wasted work).
+SMALL = 64
+# At most this many equations in both branches together, those of nested ``jit``s included.
+MAX_EQUATIONS = 24
+
+# Pure primitives that never trap and run in time linear in their operands.
+_PURE = frozenset({
+    "abs", "acos", "add", "and", "argmax", "argmin", "asin", "atan", "atan2", "broadcast_in_dim",
+    "ceil", "clamp", "concatenate", "convert_element_type", "copy", "copy_p", "cos", "cosh", "div",
+    "dynamic_slice", "dynamic_update_slice", "eq", "exp", "exp2", "expm1", "floor", "gather", "ge", "gt",
+    "integer_pow", "iota", "is_finite", "le", "log", "log1p", "logistic", "lt", "max", "min", "mul", "ne",
+    "neg", "nextafter", "not", "or", "pow", "reduce_and", "reduce_max", "reduce_min", "reduce_or",
+    "reduce_sum", "rem", "reshape", "round", "rsqrt", "scatter", "scatter-add", "select_n",
+    "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign", "sin", "sinh", "slice",
+    "sqrt", "square", "squeeze", "sub", "tan", "tanh", "transpose", "xor",
+})
+# Primitives that read only a few elements of their first operand, whatever its size.
+_READS_PART = frozenset({"dynamic_slice", "gather", "slice"})
+# Primitives through which a cotangent of zero stays zero whatever the values: their transpose reads
+# no value computed from a floating-point input (``max`` / ``min`` choose by comparison only).
+_LINEAR = frozenset({
+    "add", "broadcast_in_dim", "concatenate", "convert_element_type", "copy", "copy_p", "dynamic_slice",
+    "dynamic_update_slice", "gather", "max", "min", "neg", "reduce_sum", "reshape", "scatter",
+    "scatter-add", "select_n", "slice", "squeeze", "sub", "transpose",
+})
+
+
+def cond_or_select(predicate: jax.Array, true_fn: Callable[[], list[Any]], false_fn: Callable[[], list[Any]],
+                   may_select: Callable[[], bool]) -> tuple[list[Any], str]:
+    """The outputs of ``lax.cond(predicate, true_fn, false_fn)``, as selects where that is exact, and
+    the primitive that chose (``SELECT`` or ``COND``, as ``explain`` names it).
+
+    ``may_select`` is asked after both traces (a branch that raises at run time keeps the cond).
+    A failure of ``lax.cond`` (outputs that do not agree) is raised as ``lax.cond`` raises it.
+    """
+    closed_true = jax.make_jaxpr(true_fn)()
+    closed_false = jax.make_jaxpr(false_fn)()
+    if may_select() and selectable(closed_true, closed_false):
+        on_true = zip(jex_core.jaxpr_as_fun(closed_true)(), closed_true.out_avals)
+        on_false = zip(jex_core.jaxpr_as_fun(closed_false)(), closed_false.out_avals)
+        return [_select(predicate, true, false) for true, false in zip(on_true, on_false)], SELECT
+    return lax.cond(predicate, jex_core.jaxpr_as_fun(closed_true), jex_core.jaxpr_as_fun(closed_false)), COND
+
+
+def selectable(*branches: jex_core.ClosedJaxpr) -> bool:
+    """Whether selecting between the branches' outputs computes exactly what the cond computes (their
+    weak types may differ, as ``lax.cond`` allows: the output is then strongly typed)."""
+    first = [(aval.shape, aval.dtype) for aval in branches[0].out_avals]
+    for branch in branches:
+        if branch.effects or [(a.shape, a.dtype) for a in branch.out_avals] != first:
+            return False
+    if sum(_equation_count(branch.jaxpr) for branch in branches) > MAX_EQUATIONS:
+        return False
+    return all(_gradient_neutral(branch.jaxpr, [_floating(const) for const in branch.consts], []) is not None
+               for branch in branches)
+
+
+def _select(predicate: jax.Array, on_true: tuple[Any, Any], on_false: tuple[Any, Any]) -> Any:
+    """One output: ``(value, aval)`` of each branch, selected; strongly typed unless both are weak
+    (what ``conditionals.strongly_typed_where_a_branch_is`` makes of the cond's output)."""
+    if on_true[0] is on_false[0]:
+        return on_true[0]  # the branches pass the same value through
+    weak = on_true[1].weak_type and on_false[1].weak_type
+    cases = [_as_typed(value, aval.dtype, weak) for value, aval in (on_false, on_true)]
+    return lax.select_n(predicate, *cases)
+
+
+def _as_typed(value: Any, dtype: Any, weak: bool) -> Any:
+    """``value`` (an array, or a jaxpr literal's number) as an array of ``dtype``, weakly typed or not."""
+    array = value if isinstance(value, jax.Array | jax.core.Tracer) else jnp.asarray(value, dtype)
+    if jax.typeof(array).weak_type != weak:
+        array = converted(array, dtype, weak=weak)
+    return array
+
+
+def _equation_count(jaxpr: jex_core.Jaxpr) -> int:
+    return sum(1 + sum(_equation_count(sub.jaxpr) for sub in _nested_jaxprs(equation)) for equation in jaxpr.eqns)
+
+
+def _nested_jaxprs(equation: jex_core.JaxprEqn) -> list[jex_core.ClosedJaxpr]:
+    return [value for value in equation.params.values() if isinstance(value, jex_core.ClosedJaxpr)]
+
+
+def _floating(value: Any) -> bool:
+    """Whether a value the branch reads may carry a gradient (a floating-point array of any origin)."""
+    return _floating_type(jax.typeof(value))
+
+
+def _floating_type(aval: Any) -> bool:
+    return bool(jnp.issubdtype(aval.dtype, jnp.inexact))
+
+
+def _gradient_neutral(jaxpr: jex_core.Jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list[bool] | None:
+    """For each output of ``jaxpr``, whether it depends on a flagged (floating-point) constant or input;
+    ``None`` where some equation is not pure and small, or a flagged value reaches a primitive whose
+    transpose would read it (see the module's docstring)."""
+    flagged = {v for v, flag in zip(jaxpr.constvars, const_flags) if flag}
+    flagged |= {v for v, flag in zip(jaxpr.invars, input_flags) if flag}
+    finite: set[Any] = set()  # values known finite: a zero cotangent times them is zero
+    for equation in jaxpr.eqns:
+        outputs = _equation_flags(equation, flagged, finite)
+        if outputs is None:
+            return None
+        flagged |= {v for v, flag in zip(equation.outvars, outputs) if flag}
+        if _finite_result(equation):
+            finite.update(equation.outvars)
+    return [not isinstance(v, jex_core.Literal) and v in flagged for v in jaxpr.outvars]
+
+
+def _equation_flags(equation: jex_core.JaxprEqn, flagged: set[Any], finite: set[Any]) -> list[bool] | None:
+    """Which outputs of ``equation`` carry a flagged dependence; ``None`` where it is not allowed."""
+    reads = [not isinstance(v, jex_core.Literal) and v in flagged for v in equation.invars]
+    if not _small(equation):
+        return None
+    name = equation.primitive.name
+    if name in ("jit", "pjit"):
+        inner = equation.params["jaxpr"]
+        return _gradient_neutral(inner.jaxpr, [_floating(c) for c in inner.consts], reads)
+    if name not in _PURE:
+        return None
+    floating_out = [_floating_type(v.aval) for v in equation.outvars]
+    if not any(reads) or not any(floating_out):
+        return [any(reads) and out for out in floating_out]  # no gradient reaches a floating input
+    if name in _LINEAR or _scaled(equation, reads, finite):
+        return floating_out
+    return None
+
+
+def _scaled(equation: jex_core.JaxprEqn, reads: list[bool], finite: set[Any]) -> bool:
+    """A product with, or a quotient by, a value known finite (nonzero to divide) that carries no gradient."""
+    name, operands = equation.primitive.name, equation.invars
+    if name == "mul" and reads.count(True) == 1:
+        return _known_finite(operands[reads.index(False)], finite, nonzero=False)
+    if name == "div" and reads == [True, False]:
+        return _known_finite(operands[1], finite, nonzero=True)
+    return False
+
+
+def _known_finite(operand: Any, finite: set[Any], nonzero: bool) -> bool:
+    if isinstance(operand, jex_core.Literal):
+        value = np.asarray(operand.val)
+        return bool(np.all(np.isfinite(value)) and (not nonzero or np.all(value != 0)))
+    return not nonzero and operand in finite
+
+
+def _finite_result(equation: jex_core.JaxprEqn) -> bool:
+    """Whether ``equation`` makes a value known finite: an integer converted to a float wide enough."""
+    if equation.primitive.name != "convert_element_type":
+        return False
+    operand: Any = equation.invars[0].aval
+    source, target = operand.dtype, equation.params["new_dtype"]
+    if not jnp.issubdtype(target, jnp.floating) or jnp.issubdtype(source, jnp.inexact):
+        return False
+    widest = 1 if source == np.bool_ else np.iinfo(source).max
+    return float(jnp.finfo(target).max) > widest
+
+
+def _small(equation: jex_core.JaxprEqn) -> bool:
+    read = equation.invars[1:] if equation.primitive.name in _READS_PART else equation.invars
+    return all(_size(v) <= SMALL for v in (*read, *equation.outvars))
+
+
+def _size(var: Any) -> int:
+    return int(np.prod(getattr(var.aval, "shape", ()), dtype=np.int64))
