@@ -138,8 +138,9 @@ FEATURES: dict[str, str] = {
     "array_helpers": "module-level helpers updating float arrays in place (checked on NumPy inputs)",
     "print": "print / f-strings with format specs, sep= and end= (stdout compared)",
     "pytrees": "tuples and dicts of values carried through loops and branches",
-    "helper_effects": "a helper bumping a module-level counter, next() on an iterator, NumPy Generator draws, "
-    "used as values in loops and branches (program_helper_effects.py)",
+    "helper_effects": "a helper bumping a module-level counter (also at depth 2, GRID[0][1] += 1, and by setattr), "
+    "shrinking a nested list (del GRID[0][-1]), += on a list it is given, a property setter, next() on an "
+    "iterator, NumPy Generator draws, used as values in loops and branches (program_helper_effects.py)",
     "with_try": "with / try (finally, except + else) around statements that may exit (program_with_try.py)",
     "match": "match on an int scalar: literals, |, as, guards, captures, _ (program_match.py)",
     "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",

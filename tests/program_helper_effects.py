@@ -1,8 +1,11 @@
 """Effects hidden in what an expression calls, in generated programs (feature ``helper_effects``).
 
 A helper that bumps a module-level counter (``COUNTER[0] += 1``) or deletes an item of a module-level
-list (``del POOL[-1]``), a method or helper that changes an
-attribute of a module-level object (``self.count += 1`` on ``TALLY``, ``TALLY.count += 2``), ``next``
+list (``del POOL[-1]``), the same one level deeper in a module-level list of lists (``GRID[0][1] += 1``,
+``del GRID[0][-1]``), a method or helper that changes an attribute of a module-level object
+(``self.count += 1`` on ``TALLY``, ``TALLY.count += 2``, ``setattr(TALLY, 'count', ...)``), ``+=`` on
+a module-level list passed to a helper (``grow(BAG)``), a property setter that logs to a module-level
+list (on a new object: ``metered(3)``), ``next``
 on an iterator from before the loop, a draw from a NumPy ``Generator``: each changes state that
 outlives the statement, and
 inside a staged branch or loop body it would happen once while tracing instead of once per
@@ -32,6 +35,17 @@ MODULE_PARTS = {
     "tock": "def tock():\n    TALLY.count += 2\n    return TALLY.count % 5",
     "POOL": "POOL = list(range(64))",
     "shrink": "def shrink():\n    del POOL[-1]\n    return len(POOL) % 5",
+    "GRID": "GRID = [[0] * 64]",
+    "grid_tick": "def grid_tick():\n    GRID[0][1] += 1\n    return GRID[0][1] % 5",
+    "grid_shrink": "def grid_shrink():\n    del GRID[0][-1]\n    return len(GRID[0]) % 5",
+    "tally_up": "def tally_up():\n    setattr(TALLY, 'count', TALLY.count + 1)\n    return TALLY.count % 5",
+    "BAG": "BAG = []",
+    "grow": "def grow(xs):\n    xs += [0]\n    return len(xs) % 5",
+    "METER_LOG": "METER_LOG = [0]",
+    "Meter": "class Meter:\n    def __init__(self):\n        self._v = 0\n\n    @property\n    def v(self):\n"
+             "        return self._v\n\n    @v.setter\n    def v(self, value):\n        METER_LOG[0] += 1\n"
+             "        self._v = value",
+    "metered": "def metered(k):\n    meter = Meter()\n    meter.v = k\n    return (meter.v + METER_LOG[0]) % 5",
 }
 # What f must run first for each kind of leaf, before any leaf can be drawn.
 ENTRIES = {
@@ -40,12 +54,16 @@ ENTRIES = {
     "generator": "rng = np.random.default_rng(7)",
     "tally": "TALLY.count = 0",
     "pool": "POOL[:] = range(64)",
+    "grid": "GRID[0] = [0] * 64",
+    "bag": "BAG[:] = []",
+    "meter": "METER_LOG[0] = 0",
 }
 
 
 class HelperEffects:
     """Int leaves that change hidden state: ``tick()``, ``TALLY.bump()``, ``tock()``, ``shrink()``,
-    ``next(steps, 0)``, ``int(rng.integers(0, 5))``."""
+    ``grid_tick()``, ``grid_shrink()``, ``tally_up()``, ``grow(BAG)``, ``metered(3)``, ``next(steps, 0)``,
+    ``int(rng.integers(0, 5))``."""
 
     entries: frozenset[str] = frozenset()  # the kinds of hidden state the program uses (see ENTRIES)
 
@@ -53,6 +71,7 @@ class HelperEffects:
         options = super().extra_leaves(t, scope)
         if self.has("helper_effects") and t == "i":
             options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
+            options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf]
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -77,6 +96,26 @@ class HelperEffects:
     def shrink_leaf(self) -> E:
         self.hidden_state("pool", "POOL", "shrink")
         return E("shrink()", COUNTER_BOUND, False)
+
+    def grid_tick_leaf(self) -> E:
+        self.hidden_state("grid", "GRID", "grid_tick")
+        return E("grid_tick()", COUNTER_BOUND, False)
+
+    def grid_shrink_leaf(self) -> E:
+        self.hidden_state("grid", "GRID", "grid_shrink")
+        return E("grid_shrink()", COUNTER_BOUND, False)
+
+    def tally_up_leaf(self) -> E:
+        self.hidden_state("tally", "Tally", "TALLY", "tally_up")
+        return E("tally_up()", COUNTER_BOUND, False)
+
+    def grow_leaf(self) -> E:
+        self.hidden_state("bag", "BAG", "grow")
+        return E("grow(BAG)", COUNTER_BOUND, False)
+
+    def metered_leaf(self) -> E:
+        self.hidden_state("meter", "METER_LOG", "Meter", "metered")
+        return E("metered(3)", COUNTER_BOUND, False)
 
     def next_leaf(self) -> E:
         self.hidden_state("iterator", "STEPS")

@@ -14,38 +14,108 @@ Only an object that is a name or a chain of attributes of a name is checked, so 
 twice is harmless (``self``, ``TALLY``, ``self.state``); ``items[0].n = v`` is left without a check.
 Assignments (``=``, augmented, annotated) and ``del`` are checked; nested functions and classes were
 rewritten on their own (a class body is not rewritten).
+
+An augmented assignment to a name or a chain of attributes gets a check of its own, since it may run
+an in-place method that changes the value where it is: a user class's ``__iadd__`` (unconverted
+code), or ``list.__iadd__`` on a list the caller passed (``xs += [v]`` in a helper):
+
+    xs += [v]   ->  _ag.check_in_place_operator(lambda: xs, '+=', from_caller=True); xs += [v]
+
+``from_caller`` marks a parameter: only then is a list, set or dict checked (``runtime.effects``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import gast
 
-from ..analysis.blocks import SCOPES, blocks_of
+from ..analysis.blocks import SCOPES, blocks_of, statements_within, walk
 from . import nodes
 from .calls import dotted_name
 from .facts import ScopeFacts
+from .item_updates import AUGMENTED
 
 _STORES = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     if isinstance(function, gast.FunctionDef):
-        _check_block(function.body)
+        augments_a_name = any(isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name)
+                              for statement in statements_within(function.body))
+        numbers = _numbers_only(function) if augments_a_name else frozenset()  # most functions: not walked
+        _check_block(function.body, _InPlace(facts.parameters, numbers))
     return facts
 
 
-def _check_block(block: list[gast.stmt]) -> None:
+@dataclasses.dataclass(frozen=True)
+class _InPlace:
+    """What the in-place checks need to know of the function's names."""
+
+    parameters: frozenset[str]  # hold the caller's values
+    numbers: frozenset[str]  # only ever hold a number: no in-place method runs on them
+
+
+def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
     """Insert, in place, a check before each statement of ``block`` (and of its nested blocks) that
-    changes an attribute of a name or of a chain of attributes."""
+    changes an attribute of a name or of a chain of attributes, or applies an augmented operator to one."""
     checked: list[gast.stmt] = []
     for statement in block:
         if not isinstance(statement, SCOPES):
             for nested in blocks_of(statement):
-                _check_block(nested)
+                _check_block(nested, names)
         if isinstance(statement, _STORES):
             checked += _checks(statement)
+        if isinstance(statement, gast.AugAssign):
+            checked += _in_place_check(statement, names)
         checked.append(statement)
     block[:] = checked
+
+
+def _in_place_check(statement: gast.AugAssign, names: _InPlace) -> list[gast.stmt]:
+    """``_ag.check_in_place_operator(lambda: target, '+=')`` where the target is a name or attribute
+    chain (a name that only ever holds a number needs none: ``steps = 0``, then ``steps += 1``)."""
+    path = dotted_name(statement.target)
+    if path is None or (path == (path[0],) and path[0] in names.numbers):
+        return []
+    line = statement.lineno
+    arguments = [nodes.lazy(nodes.dotted_read(path, line)), nodes.constant(AUGMENTED[type(statement.op)], line)]
+    from_caller = len(path) == 1 and path[0] in names.parameters
+    keywords = [nodes.keyword("from_caller", nodes.constant(True, line))] if from_caller else []
+    return [nodes.expression_statement(nodes.runtime_call("check_in_place_operator", arguments, line, keywords), line)]
+
+
+def _numbers_only(function: gast.FunctionDef) -> frozenset[str]:
+    """The names that every binding in ``function`` (nested scopes included, where a name of the same
+    spelling counts too) sets to a number written out: ``steps = 0``, ``steps += 1``, ``x = -1.5``.
+    Any other binding (a parameter, a loop target, an unpacking, ``global``, an import, a ``def``, a
+    ``match`` capture) leaves the name out."""
+    written: set[int] = set()
+    for node in walk(function):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and _is_number(node.value):
+            written.add(id(node.targets[0]))
+        elif isinstance(node, gast.AugAssign) and _is_number(node.value):
+            written.add(id(node.target))
+    numbers: set[str] = set()
+    others: set[str] = set()
+    for node in walk(function):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            (numbers if id(node) in written else others).add(node.id)
+        elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            others.update(node.names)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            others.add(node.name)
+        elif isinstance(node, gast.alias):
+            others.add(node.asname or node.name.partition(".")[0])
+        elif isinstance(node, (gast.MatchAs, gast.MatchStar, gast.MatchMapping)):
+            return frozenset()  # a capture binds a name no Name node shows
+    return frozenset(numbers - others)
+
+
+def _is_number(value: gast.expr) -> bool:
+    if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
+        value = value.operand
+    return isinstance(value, gast.Constant) and type(value.value) in (int, float, complex)
 
 
 def _checks(statement: gast.stmt) -> list[gast.stmt]:

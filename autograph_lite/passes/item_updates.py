@@ -16,8 +16,16 @@ from outside staged code, where the update would happen once while tracing (``ru
 ``del x[i]`` changes the container in place whoever holds it, so it gets the check whatever ``x`` is
 (a list built inside the staged code, or outside staged code altogether, is left alone by the check).
 
-Only a container that is a name or a chain of attributes of a name is checked, so that evaluating it
-twice is harmless; ``rows[0][1] = v`` is left without a check.
+A container that is itself an item (``GRID[0][1] += 1`` in a helper, ``del self.rows[0][-1]``) is
+checked through the root it is read from, the name or chain of attributes under its subscripts, and,
+where its indices are names or constants (harmless to read a second time), through the container
+too. Both are read lazily, only inside staged code, so Python's order of evaluation is kept outside it:
+
+    GRID[0][1] += 1  ->  _ag.check_nested_item_assignment(lambda: GRID, lambda: GRID[0], 'GRID[0]'); GRID[0][1] += 1
+
+A local list of lists built inside the staged code (``rows = [[0.0]]; rows[0][0] = x``) stays
+allowed by its root (``runtime.effects``). A container read off anything else (``make()[0] = v``) is
+left without a check.
 
 A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
 seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
@@ -28,6 +36,8 @@ that let the runtime raise a located error for a JAX array (see ``analysis.lost_
 
 from __future__ import annotations
 
+import copy
+
 import gast
 
 from ..analysis.blocks import statements_within, walk
@@ -37,7 +47,7 @@ from .calls import dotted_name
 from .facts import ScopeFacts
 from .statements import BlockTransformer
 
-_AUGMENTED = {
+AUGMENTED = {
     gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=", gast.FloorDiv: "//=", gast.Mod: "%=",
     gast.Pow: "**=", gast.MatMult: "@=", gast.BitAnd: "&=", gast.BitOr: "|=", gast.BitXor: "^=",
     gast.LShift: "<<=", gast.RShift: ">>=",
@@ -104,7 +114,7 @@ class _ItemUpdates(BlockTransformer):
     def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt | list[gast.stmt]:
         if updated_name(node) not in self.local_names:
             return _checked_in_place(node, [node.target])
-        return self._rebind(node, node.target, node.value, _AUGMENTED[type(node.op)])
+        return self._rebind(node, node.target, node.value, AUGMENTED[type(node.op)])
 
     def _rebind(self, node: gast.stmt, target: gast.Subscript, value: gast.expr, operator: str | None) -> gast.stmt:
         name, line = target.value.id, node.lineno
@@ -136,17 +146,62 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | 
     checks = []
     for target in targets:
         for store in walk(target):
-            # a name or a.b.c: evaluated a second time, it gives the same object (attributes aside that
-            # are computed properties, which a container rarely is)
-            in_place = isinstance(store, gast.Subscript) and isinstance(store.ctx, (gast.Store, gast.Del))
-            path = dotted_name(store.value) if in_place else None
-            if path is not None:
-                arguments = [nodes.dotted_read(path, node.lineno), nodes.constant(".".join(path), node.lineno)]
-                if isinstance(store.ctx, gast.Del):
-                    arguments.append(nodes.constant(True, node.lineno))  # deletes: worded as a deletion
-                checks.append(nodes.expression_statement(
-                    nodes.runtime_call("check_item_assignment", arguments, node.lineno), node.lineno))
+            if not (isinstance(store, gast.Subscript) and isinstance(store.ctx, (gast.Store, gast.Del))):
+                continue
+            check = _container_check(store.value, isinstance(store.ctx, gast.Del), node.lineno)
+            if check is not None:
+                checks.append(nodes.expression_statement(check, node.lineno))
     return [*checks, node] if checks else node
+
+
+def _container_check(container: gast.expr, deletes: bool, line: int) -> gast.Call | None:
+    """The check of ``container`` before an item of it is assigned or deleted in place, if it has a root."""
+    path = dotted_name(container)
+    if path is not None:
+        # a name or a.b.c: evaluated a second time, it gives the same object (attributes aside that
+        # are computed properties, which a container rarely is)
+        arguments = [nodes.dotted_read(path, line), nodes.constant(".".join(path), line)]
+        if deletes:
+            arguments.append(nodes.constant(True, line))  # deletes: worded as a deletion
+        return nodes.runtime_call("check_item_assignment", arguments, line)
+    root, items_only = _root_of(container)
+    if root is None:
+        return None
+    read_again = nodes.lazy(copy.deepcopy(container)) if _harmless_to_read_again(container) else None
+    arguments = [nodes.lazy(nodes.dotted_read(root, line)), read_again or nodes.constant(None, line),
+                 nodes.constant(gast.unparse(container), line)]
+    keywords = [nodes.keyword("deletes", nodes.constant(True, line))] if deletes else []
+    if not items_only:
+        keywords.append(nodes.keyword("items_only", nodes.constant(False, line)))
+    return nodes.runtime_call("check_nested_item_assignment", arguments, line, keywords)
+
+
+def _root_of(container: gast.expr) -> tuple[tuple[str, ...] | None, bool]:
+    """The name or attribute chain under ``container``'s subscripts (``GRID`` for ``GRID[0]``,
+    ``self.rows`` for ``self.rows[i][j]``), and whether only items lead from it to the container."""
+    items_only = True
+    while isinstance(container, (gast.Subscript, gast.Attribute)) and dotted_name(container) is None:
+        items_only = items_only and isinstance(container, gast.Subscript)
+        container = container.value
+    return dotted_name(container), items_only
+
+
+def _harmless_to_read_again(container: gast.expr) -> bool:
+    """Whether reading ``container`` a second time gives the same object and changes nothing: a chain of
+    attributes and of subscripts by names and constants (``-1`` included)."""
+    while isinstance(container, (gast.Subscript, gast.Attribute)):
+        if isinstance(container, gast.Subscript):
+            indices = container.slice.elts if isinstance(container.slice, gast.Tuple) else [container.slice]
+            if not all(_harmless_index(index) for index in indices):
+                return False
+        container = container.value
+    return isinstance(container, gast.Name)
+
+
+def _harmless_index(index: gast.expr) -> bool:
+    if isinstance(index, gast.UnaryOp) and isinstance(index.op, (gast.USub, gast.UAdd)):
+        return isinstance(index.operand, gast.Constant)
+    return isinstance(index, (gast.Name, gast.Constant))
 
 
 def _index_expression(index: gast.expr) -> gast.expr:

@@ -52,6 +52,8 @@ class Operators:
     stacked_list_call = staticmethod(stacked_lists.call)
     outer_write = staticmethod(effects.outer_write)
     check_item_assignment = staticmethod(effects.check_item_assignment)
+    check_nested_item_assignment = staticmethod(effects.check_nested_item_assignment)
+    check_in_place_operator = staticmethod(effects.check_in_place_operator)
     check_attribute_assignment = staticmethod(effects.check_attribute_assignment)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)

@@ -9,7 +9,8 @@ adds its rows, ``any`` / ``all`` test its elements, ``int`` / ``float`` / ``bool
 truncates toward zero, as Python does), and
 ``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
 ``next`` is here for its effect, not for traced arguments: inside staged code, advancing an iterator
-would happen once while tracing, so it is refused there (:func:`.effects.check_advance`).
+would happen once while tracing, so it is refused there (:func:`.effects.check_advance`); ``setattr``
+and ``delattr`` too, checked as an attribute store written out (:func:`.effects.check_attribute_assignment`).
 """
 
 from __future__ import annotations
@@ -211,6 +212,24 @@ def _next(iterator: Any, /, *default: Any) -> Any:
     return builtins.next(iterator, *default)
 
 
+def _setattr(owner: Any, name: str, value: Any, /) -> None:
+    _check_attribute_store(owner, name, "setattr")
+    builtins.setattr(owner, name, value)
+
+
+def _delattr(owner: Any, name: str, /) -> None:
+    _check_attribute_store(owner, name, "delattr")
+    builtins.delattr(owner, name)
+
+
+def _check_attribute_store(owner: Any, name: Any, builtin: str) -> None:
+    """``setattr`` / ``delattr`` change an object as ``owner.name = v`` does: checked alike
+    (:func:`.effects.check_attribute_assignment`). A name that is not a string is left to the builtin's
+    own TypeError."""
+    if isinstance(name, str):
+        effects.check_attribute_assignment(lambda: owner, f"{name!r} ({builtin} on a {type(owner).__name__})", name)
+
+
 TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.min: _min_max(builtins.min, lambda kept, value: _python_choice(jnp.minimum, jnp.less, kept, value),
                            jnp.argmin),
@@ -225,4 +244,6 @@ TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.print: printing.print_,
     builtins.next: _next,
     builtins.iter: _iter,
+    builtins.setattr: _setattr,
+    builtins.delattr: _delattr,
 }

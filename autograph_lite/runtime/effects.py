@@ -23,11 +23,12 @@ import collections
 import random
 import types
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 import jax
 import numpy as np
 
+from .. import callees
 from ..errors import ConversionError
 from . import appends
 from .freshness import created_inside
@@ -66,7 +67,13 @@ _STATE_READERS = frozenset({
 _HIDDEN_GENERATORS = ((np.random.mtrand._rand, "np.random"), (random._inst, "random"))
 # Bound methods: of builtin types (list.pop), of extension types (Generator.integers), of Python classes.
 _BOUND_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.MethodType)
-_KIND_NAMES = {np.ndarray: "NumPy array"}
+_KIND_NAMES: dict[type, str] = {np.ndarray: "NumPy array"}
+_UNREAD = object()  # a nested store's container that was not read
+_ITEM_HOOKS = {False: "__setitem__", True: "__delitem__"}  # by ``deletes``
+_OPERATOR_METHODS = {
+    "+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv", "//=": "floordiv", "%=": "mod", "**=": "pow",
+    "@=": "matmul", "&=": "and", "|=": "or", "^=": "xor", "<<=": "lshift", ">>=": "rshift",
+}
 
 
 class Refused(Exception):
@@ -139,9 +146,15 @@ def check_advance(iterator: Any) -> None:
 
 def note_made(value: Any) -> None:
     """After ``iter()`` or a call of a class from converted code: inside staged code, the new iterator
-    or instance is that code's own (it may be advanced or changed there, as eagerly)."""
+    or instance is that code's own (it may be advanced or changed there, as eagerly).
+
+    Not where the class's own ``__new__`` or its metaclass's ``__call__`` is the user's code: that
+    code may hand back an instance that already existed (a singleton, a cache, interning), which
+    eager Python would change on every call. Its identity cannot tell: the first call inside a trace
+    returns the shared instance as a new one would be returned.
+    """
     context = appends.innermost()
-    if context is not None:
+    if context is not None and not (_user_hook(type(value), "__new__") or _user_hook(type(type(value)), "__call__")):
         context.made.append(value)
 
 
@@ -161,13 +174,88 @@ def check_item_assignment(container: Any, outer_name: str | None = None, deletes
     variable.
     """
     context = appends.innermost()
-    if (
-        context is None or isinstance(container, jax.Array) or (deletes and isinstance(container, np.ndarray))
-        or appends.stood_for(container) or _made_by(context, container)
-        or created_inside(container, context.entered_from)
-    ):
+    if context is None or isinstance(container, jax.Array) or (deletes and isinstance(container, np.ndarray)):
         return
-    kind = _KIND_NAMES.get(type(container), type(container).__name__)
+    if _private(context, container):
+        _refuse_hook(_user_hook(type(container), _ITEM_HOOKS[deletes]), context)
+        return
+    _refuse_item_store(type(container), outer_name, deletes, context)
+
+
+def check_nested_item_assignment(
+    root_of: Callable[[], Any], container_of: Callable[[], Any] | None, text: str, deletes: bool = False,
+    items_only: bool = True,
+) -> None:
+    """Before ``a[i][j] = v`` (or ``del a[i][j]``: ``deletes``), whose container ``text`` (``a[i]``) is
+    itself read off a root (``a``): ``root_of`` reads the root, ``container_of`` the container where
+    reading it again is harmless (else ``None``); ``items_only``: only subscripts lead from root to it.
+
+    Inside staged code the store is allowed where the container is private to the trace (as for
+    :func:`check_item_assignment`) or, through items only, the root is: a display built inside the
+    trace (``rows = [[0.0]]``) or a staged body's copy of a carried value, whose nested lists are
+    copies too. A root made by a call does not count (``list(GRID)`` shares ``GRID``'s rows). A root
+    that is a JAX array leaves the error to JAX. Anything else is refused before the store happens.
+    """
+    context = appends.innermost()
+    if context is None:
+        return
+    root = container = _UNREAD  # (an object of no hook, private to nobody)
+    try:
+        root = root_of()
+        container = container_of() if container_of is not None else _UNREAD
+    except Exception:  # an unbound name, a missing key: the statement raises it itself, in Python's order
+        if root is _UNREAD:
+            return
+    if isinstance(root, jax.Array):
+        return
+    if _private(context, container) or (
+        items_only and (appends.stood_for(root) or created_inside(root, context.entered_from))
+    ):
+        _refuse_hook(_user_hook(type(container), _ITEM_HOOKS[deletes]), context)
+        return
+    _refuse_item_store(type(container) if container is not _UNREAD else None, text, deletes, context)
+
+
+def check_in_place_operator(value_of: Callable[[], Any], operator: str, from_caller: bool = False) -> None:
+    """Before ``a += v`` (any augmented ``operator``) on a name or attribute chain, which ``value_of``
+    reads (only inside staged code; an unbound name is left to the statement itself).
+
+    Inside staged code the statement runs once while tracing. Where the value's class has the
+    in-place method of the user's (``Acc.__iadd__``), that code runs unconverted: refused, as a
+    store that runs it is. Where the value is a parameter's (``from_caller``) list, set, dict, deque
+    or bytearray, ``+=`` / ``|=`` / ... mutates the caller's container: refused unless it is the
+    trace's own. A local variable's container is left alone: a list built and extended inside the
+    trace (``parts = [x]; parts += [y]``) carries no proof of where it was built once rebound.
+    """
+    context = appends.innermost()
+    if context is None:
+        return
+    try:
+        value = value_of()
+    except Exception:  # an unbound name: the statement raises Python's error itself
+        return
+    method = f"__i{_OPERATOR_METHODS[operator]}__"
+    kind = _mutated_kind(value, method) if from_caller else None
+    if kind is not None and not _private(context, value):
+        _refuse(
+            f"applies {operator} to a {kind} from outside it, which mutates a {kind}",
+            f"this {operator} on a {kind} from the caller, which mutates a {kind} from outside the staged code,",
+            context, "build a new value instead (xs = xs + [v]) and return it, or carry the values in a JAX array",
+        )
+    _refuse_hook(_user_hook(type(value), method), context)
+
+
+def _private(context: appends.Staged, container: Any) -> bool:
+    """Whether ``container`` is the trace's own: a staged body's copy of a carried value, made by the
+    trace's code, or a display built inside it."""
+    return bool(appends.stood_for(container)) or _made_by(context, container) or created_inside(
+        container, context.entered_from)
+
+
+def _refuse_item_store(container_type: type | None, outer_name: str | None, deletes: bool,
+                       context: appends.Staged) -> NoReturn:
+    """Refuse an item assignment or deletion into a container of ``container_type`` (``None``: not read)."""
+    kind = "container" if container_type is None else _KIND_NAMES.get(container_type, container_type.__name__)
     if deletes:
         _refuse(
             f"deletes an item of a {kind} from outside it, which mutates a {kind}",
@@ -187,22 +275,27 @@ def check_item_assignment(container: Any, outer_name: str | None = None, deletes
     )
 
 
-def check_attribute_assignment(owner_of: Callable[[], Any], target: str) -> None:
-    """Before ``owner.attribute = v`` (or ``+=``, ``del``) in converted code; ``target`` is its text and
-    ``owner_of`` reads the owner (only inside staged code: outside it, Python's order of evaluation is
-    untouched).
+def check_attribute_assignment(owner_of: Callable[[], Any], target: str, attribute: str | None = None) -> None:
+    """Before ``owner.attribute = v`` (or ``+=``, ``del``) in converted code; ``target`` is its text
+    (``owner.attribute``, whose last part names the attribute unless ``attribute`` does) and
+    ``owner_of`` reads the owner (only inside staged code: outside it, Python's order of evaluation
+    is untouched).
 
     Inside staged code this changes an object while tracing, once, however often Python would run it:
     an effect like ``COUNTS[0] += 1``, refused unless the staged code made the object itself (called
     its class from converted code: :func:`note_made`), which is then the trace's own. There is no
     proof that any other object is private to the trace (a module-level instance, a model the
-    function was given, an object cached by a library), so the check stays on the safe side.
+    function was given, an object cached by a library), so the check stays on the safe side. Even on
+    an object it made, a store that runs the user's code (a property's setter, a descriptor's
+    ``__set__``, a ``__setattr__`` of the class's) is refused: that code runs unconverted, so its own
+    effects (a module-level log) would go unchecked.
     """
     context = appends.innermost()
     if context is None:
         return
     owner = owner_of()
     if _made_by(context, owner):
+        _refuse_hook(_attribute_hook(owner, attribute or target.rpartition(".")[2]), context)
         return
     kind = type(owner).__name__
     _refuse(
@@ -210,6 +303,49 @@ def check_attribute_assignment(owner_of: Callable[[], Any], target: str) -> None
         f"this assignment to {target}, which changes an object of class {kind} that the staged code did not make,", context,
         f"return the new value from the function that assigns it and assign {target} after the staged code, "
         "or keep the value in a variable of the function (a staged loop carries it)",
+    )
+
+
+def _user_hook(owner_type: type, method: str) -> str | None:
+    """``Class.method()`` where ``owner_type``'s ``method`` is the user's Python code (inherited
+    included), not a builtin's slot or library code: what a store or a call of the class runs
+    implicitly, unconverted."""
+    function = getattr(owner_type, method, None)
+    return f"{function.__qualname__}()" if _is_users(function) else None
+
+
+def _is_users(function: Any) -> TypeGuard[types.FunctionType]:
+    return isinstance(function, types.FunctionType) and not callees.is_library_function(function)
+
+
+def _attribute_hook(owner: Any, attribute: str) -> str | None:
+    """The user's code that storing or deleting ``owner.attribute`` runs: a ``__setattr__`` /
+    ``__delattr__`` of the class's, a property's setter or deleter, a data descriptor's ``__set__`` /
+    ``__delete__``. Both kinds are looked for: the check does not know whether the store deletes."""
+    owner_type = type(owner)
+    hook = _user_hook(owner_type, "__setattr__") or _user_hook(owner_type, "__delattr__")
+    if hook is not None:
+        return hook
+    for klass in owner_type.__mro__:
+        if attribute in vars(klass):
+            descriptor = vars(klass)[attribute]
+            if isinstance(descriptor, property):
+                users = any(_is_users(function) for function in (descriptor.fset, descriptor.fdel))
+                return f"the setter of the property {owner_type.__name__}.{attribute}" if users else None
+            return _user_hook(type(descriptor), "__set__") or _user_hook(type(descriptor), "__delete__")
+    return None
+
+
+def _refuse_hook(hook: str | None, context: appends.Staged) -> None:
+    """Refuse a store into the trace's own object when it runs ``hook``, the user's code, unconverted."""
+    if hook is None:
+        return
+    _refuse(
+        f"stores into an object whose class runs {hook} for it, unconverted",
+        f"this store, which runs {hook} (the user's code, unconverted, so that what it changes "
+        "besides the object goes unchecked),", context,
+        "store into a plain attribute or a list instead (whose class has no property setter, __setattr__, "
+        "__setitem__ or in-place operator of its own), or call the method that makes the change explicitly",
     )
 
 
