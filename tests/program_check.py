@@ -139,7 +139,7 @@ DOCUMENTED_LIMITATIONS = {
         r"which mutates a (list|dict|set|deque|bytearray)"), _staged_mutation),
     "effect hidden in a call inside staged code (a helper's store, next(), a random draw)": Limitation(
         autograph_lite.ConversionError, re.compile(
-            r"which (mutates a (list|dict|set|deque|bytearray)|advances an iterator|changes the state of a "
+            r"which (mutates a (list|dict|set|deque|bytearray|NumPy array)|advances an iterator|changes the state of a "
             r"|changes an object of class \w+ that the staged code did not make|runs .+ \(the user's code, unconverted)"),
         _hidden_effect),
     "nested function assigns an outer variable inside staged code": Limitation(
@@ -376,9 +376,9 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
 def _has_hidden_effects(function: Callable) -> bool:
     """Whether the program's module calls ``next`` or draws from a NumPy Generator, or a helper of it
     stores into an item of a module-level container or an attribute of a module-level object, applies
-    ``+=`` to a list it was given, or a property setter of the program's logs (program_helper_effects.py)."""
+    ``+=`` to a list or NumPy array it was given, or a property setter of the program's logs (program_helper_effects.py)."""
     return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.\w+ \S?=|^    [A-Z_]+\.\w+ \S?=|"
-                          r"^    del [A-Z_]+\[|^    setattr\([A-Z_]+,|^    xs \+= |^        [A-Z_]+\[.*\] \S?=",
+                          r"^    del [A-Z_]+\[|^    setattr\([A-Z_]+,|^    xs \+= |^    tank \+= |^        [A-Z_]+\[.*\] \S?=",
                           Path(function.__code__.co_filename).read_text(),
                           re.MULTILINE))
 

@@ -4,7 +4,8 @@ A helper that bumps a module-level counter (``COUNTER[0] += 1``) or deletes an i
 list (``del POOL[-1]``), the same one level deeper in a module-level list of lists (``GRID[0][1] += 1``,
 ``del GRID[0][-1]``), a method or helper that changes an attribute of a module-level object
 (``self.count += 1`` on ``TALLY``, ``TALLY.count += 2``, ``setattr(TALLY, 'count', ...)``), ``+=`` on
-a module-level list passed to a helper (``grow(BAG)``), a property setter that logs to a module-level
+a module-level list passed to a helper (``grow(BAG)``) and on a module-level NumPy array
+(``fill_up(TANK)``), a property setter that logs to a module-level
 list (on a new object: ``metered(3)``), ``next``
 on an iterator from before the loop, a draw from a NumPy ``Generator``: each changes state that
 outlives the statement, and
@@ -41,6 +42,8 @@ MODULE_PARTS = {
     "tally_up": "def tally_up():\n    setattr(TALLY, 'count', TALLY.count + 1)\n    return TALLY.count % 5",
     "BAG": "BAG = []",
     "grow": "def grow(xs):\n    xs += [0]\n    return len(xs) % 5",
+    "TANK": "TANK = np.zeros(2, np.int64)",
+    "fill_up": "def fill_up(tank):\n    tank += 1\n    return int(tank[0]) % 5",
     "METER_LOG": "METER_LOG = [0]",
     "Meter": "class Meter:\n    def __init__(self):\n        self._v = 0\n\n    @property\n    def v(self):\n"
              "        return self._v\n\n    @v.setter\n    def v(self, value):\n        METER_LOG[0] += 1\n"
@@ -57,12 +60,14 @@ ENTRIES = {
     "grid": "GRID[0] = [0] * 64",
     "bag": "BAG[:] = []",
     "meter": "METER_LOG[0] = 0",
+    "tank": "TANK[:] = 0",
 }
 
 
 class HelperEffects:
     """Int leaves that change hidden state: ``tick()``, ``TALLY.bump()``, ``tock()``, ``shrink()``,
-    ``grid_tick()``, ``grid_shrink()``, ``tally_up()``, ``grow(BAG)``, ``metered(3)``, ``next(steps, 0)``,
+    ``grid_tick()``, ``grid_shrink()``, ``tally_up()``, ``grow(BAG)``, ``fill_up(TANK)``, ``metered(3)``,
+    ``next(steps, 0)``,
     ``int(rng.integers(0, 5))``."""
 
     entries: frozenset[str] = frozenset()  # the kinds of hidden state the program uses (see ENTRIES)
@@ -71,7 +76,8 @@ class HelperEffects:
         options = super().extra_leaves(t, scope)
         if self.has("helper_effects") and t == "i":
             options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
-            options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf]
+            options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf,
+                        self.fill_up_leaf]
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -112,6 +118,10 @@ class HelperEffects:
     def grow_leaf(self) -> E:
         self.hidden_state("bag", "BAG", "grow")
         return E("grow(BAG)", COUNTER_BOUND, False)
+
+    def fill_up_leaf(self) -> E:
+        self.hidden_state("tank", "numpy", "TANK", "fill_up")
+        return E("fill_up(TANK)", COUNTER_BOUND, False)
 
     def metered_leaf(self) -> E:
         self.hidden_state("meter", "METER_LOG", "Meter", "metered")

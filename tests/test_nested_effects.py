@@ -17,6 +17,7 @@ from typing import ClassVar
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 from support import assert_equivalent, conversion_error, primitives, where
 
@@ -411,3 +412,43 @@ def test_in_place_operators_on_the_staged_codes_own_lists_and_numbers_are_allowe
     source = autograph_lite.to_source(sums)
     assert "check_in_place_operator(lambda: total, '+=')" in source  # 0.0, then a call's value
     assert "lambda: steps" not in source  # only ever a number written out
+
+
+TANK = np.zeros(2)
+
+
+def fills(tank, x):
+    tank += 1.0  # NumPy's in-place add: the caller's array changes
+    return x + tank[0]
+
+
+def test_an_in_place_operator_on_the_callers_numpy_array_is_exact_or_refused():
+    """A NumPy array passed in and changed with ``+=`` mutates the caller's array, as a list's does:
+    a static loop runs as Python (eager 7.0, where one trace gave 4.0), a staged one is refused."""
+
+    def static_loop(x):
+        TANK[:] = 0.0
+        for i in range(3):
+            x = fills(TANK, x)
+        return x
+
+    def staged_loop(x, n):
+        TANK[:] = 0.0
+        for i in range(n):
+            x = fills(TANK, x)
+        return x
+
+    assert float(autograph_lite.jit(static_loop)(jnp.float32(1.0))) == static_loop(1.0) == 7.0
+    assert TANK.tolist() == [3.0, 3.0]
+    error = conversion_error(staged_loop, jnp.float32(1.0), jnp.int32(3))
+    assert error.startswith(f"{where(fills, 'tank += 1.0')}: this += on a NumPy array from the caller, which "
+                            "mutates a NumPy array from outside the staged code")
+
+
+def test_a_numpy_array_made_in_each_iteration_may_be_changed():
+    def fresh_tank(x):
+        for i in range(3):
+            x = fills(np.zeros(2), x)
+        return x
+
+    assert assert_equivalent(fresh_tank, jnp.float32(1.0)) == 4.0

@@ -23,16 +23,16 @@ import collections
 import random
 import types
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeGuard
+from typing import Any, NoReturn
 
 import jax
 import numpy as np
 
-from .. import callees
 from ..errors import ConversionError
 from . import appends
 from .freshness import created_inside
 from .locations import caller_location
+from .store_hooks import attribute_hook, user_hook
 
 _SEQUENCE = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "reverse",
@@ -51,6 +51,9 @@ _MUTATING_METHODS = (
         "pop", "popitem", "setdefault", "update", "clear", "move_to_end", "__setitem__", "__delitem__", "__ior__",
     })),
     (set, "set", _SET),
+    (np.ndarray, "NumPy array", frozenset({"fill", "sort", "partition", "put", "resize", "itemset"})
+     | {f"__i{name}__" for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and",
+                                   "or", "xor", "lshift", "rshift")}),
 )
 # Random number generators: every method but these changes the generator's state.
 _RANDOM_GENERATORS = (
@@ -154,7 +157,7 @@ def note_made(value: Any) -> None:
     returns the shared instance as a new one would be returned.
     """
     context = appends.innermost()
-    if context is not None and not (_user_hook(type(value), "__new__") or _user_hook(type(type(value)), "__call__")):
+    if context is not None and not (user_hook(type(value), "__new__") or user_hook(type(type(value)), "__call__")):
         context.made.append(value)
 
 
@@ -177,7 +180,7 @@ def check_item_assignment(container: Any, outer_name: str | None = None, deletes
     if context is None or isinstance(container, jax.Array) or (deletes and isinstance(container, np.ndarray)):
         return
     if _private(context, container):
-        _refuse_hook(_user_hook(type(container), _ITEM_HOOKS[deletes]), context)
+        _refuse_hook(user_hook(type(container), _ITEM_HOOKS[deletes]), context)
         return
     _refuse_item_store(type(container), outer_name, deletes, context)
 
@@ -211,7 +214,7 @@ def check_nested_item_assignment(
     if _private(context, container) or (
         items_only and (appends.stood_for(root) or created_inside(root, context.entered_from))
     ):
-        _refuse_hook(_user_hook(type(container), _ITEM_HOOKS[deletes]), context)
+        _refuse_hook(user_hook(type(container), _ITEM_HOOKS[deletes]), context)
         return
     _refuse_item_store(type(container) if container is not _UNREAD else None, text, deletes, context)
 
@@ -222,8 +225,8 @@ def check_in_place_operator(value_of: Callable[[], Any], operator: str, from_cal
 
     Inside staged code the statement runs once while tracing. Where the value's class has the
     in-place method of the user's (``Acc.__iadd__``), that code runs unconverted: refused, as a
-    store that runs it is. Where the value is a parameter's (``from_caller``) list, set, dict, deque
-    or bytearray, ``+=`` / ``|=`` / ... mutates the caller's container: refused unless it is the
+    store that runs it is. Where the value is a parameter's (``from_caller``) list, set, dict, deque,
+    bytearray or NumPy array, ``+=`` / ``|=`` / ... mutates the caller's container: refused unless it is the
     trace's own. A local variable's container is left alone: a list built and extended inside the
     trace (``parts = [x]; parts += [y]``) carries no proof of where it was built once rebound.
     """
@@ -242,7 +245,7 @@ def check_in_place_operator(value_of: Callable[[], Any], operator: str, from_cal
             f"this {operator} on a {kind} from the caller, which mutates a {kind} from outside the staged code,",
             context, "build a new value instead (xs = xs + [v]) and return it, or carry the values in a JAX array",
         )
-    _refuse_hook(_user_hook(type(value), method), context)
+    _refuse_hook(user_hook(type(value), method), context)
 
 
 def _private(context: appends.Staged, container: Any) -> bool:
@@ -295,7 +298,7 @@ def check_attribute_assignment(owner_of: Callable[[], Any], target: str, attribu
         return
     owner = owner_of()
     if _made_by(context, owner):
-        _refuse_hook(_attribute_hook(owner, attribute or target.rpartition(".")[2]), context)
+        _refuse_hook(attribute_hook(owner, attribute or target.rpartition(".")[2]), context)
         return
     kind = type(owner).__name__
     _refuse(
@@ -304,36 +307,6 @@ def check_attribute_assignment(owner_of: Callable[[], Any], target: str, attribu
         f"return the new value from the function that assigns it and assign {target} after the staged code, "
         "or keep the value in a variable of the function (a staged loop carries it)",
     )
-
-
-def _user_hook(owner_type: type, method: str) -> str | None:
-    """``Class.method()`` where ``owner_type``'s ``method`` is the user's Python code (inherited
-    included), not a builtin's slot or library code: what a store or a call of the class runs
-    implicitly, unconverted."""
-    function = getattr(owner_type, method, None)
-    return f"{function.__qualname__}()" if _is_users(function) else None
-
-
-def _is_users(function: Any) -> TypeGuard[types.FunctionType]:
-    return isinstance(function, types.FunctionType) and not callees.is_library_function(function)
-
-
-def _attribute_hook(owner: Any, attribute: str) -> str | None:
-    """The user's code that storing or deleting ``owner.attribute`` runs: a ``__setattr__`` /
-    ``__delattr__`` of the class's, a property's setter or deleter, a data descriptor's ``__set__`` /
-    ``__delete__``. Both kinds are looked for: the check does not know whether the store deletes."""
-    owner_type = type(owner)
-    hook = _user_hook(owner_type, "__setattr__") or _user_hook(owner_type, "__delattr__")
-    if hook is not None:
-        return hook
-    for klass in owner_type.__mro__:
-        if attribute in vars(klass):
-            descriptor = vars(klass)[attribute]
-            if isinstance(descriptor, property):
-                users = any(_is_users(function) for function in (descriptor.fset, descriptor.fdel))
-                return f"the setter of the property {owner_type.__name__}.{attribute}" if users else None
-            return _user_hook(type(descriptor), "__set__") or _user_hook(type(descriptor), "__delete__")
-    return None
 
 
 def _refuse_hook(hook: str | None, context: appends.Staged) -> None:
