@@ -229,7 +229,7 @@ def sized_in_while(x, n):
 def test_jax_message_names_the_generated_branch_and_the_user_file():
     error = located_error(sized_in_branch, XS, expected=TypeError)
     true_line = where(sized_in_branch, "if x.sum() > 0:").rsplit(":", 1)[1]
-    expected = f"while tracing the function _ag_if_true_L{true_line} at {where(sized_in_branch, 'if x.sum() > 0:')}"
+    expected = f"while tracing the function _ag_if_true_L{true_line} at {where(sized_in_branch, 'if x.sum() > 0:')} for cond"
     assert expected in str(error.__cause__)
     assert f"(sized_in_branch.<locals>._ag_if_true_L{true_line})" in str(error.__cause__)
     assert "autograph_lite" not in str(error.__cause__)

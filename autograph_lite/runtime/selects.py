@@ -2,10 +2,11 @@
 
 An expert writes ``jnp.where(score < 0.5, 1, 2)``, not a ``lax.cond``, for a choice between a few
 scalars: a cond is a sub-computation that XLA compiles on its own and runs behind a branch, where a
-select is one fused instruction. So both branches are first traced to jaxprs (the trace that
-``lax.cond`` would make anyway), and when the choice is provably the same computation either way the
-outputs are ``lax.select_n`` of both branches' values; otherwise the same jaxprs are bound as the
-``lax.cond`` (no user code runs twice).
+select is one fused instruction. So the ``lax.cond`` is first staged into a jaxpr of its own (its
+branches traced once, as ``lax.cond`` always traces them, with JAX's own checks and errors), and
+when the choice is provably the same computation either way the outputs are ``lax.select_n`` of
+both branches' values, bound from the branch jaxprs; otherwise that one ``cond`` equation is bound
+as it is (no user code runs twice, and no branch equation is traced twice).
 
 Running both branches is exact only when:
 
@@ -23,7 +24,7 @@ Running both branches is exact only when:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -72,26 +73,59 @@ def cond_or_select(predicate: jax.Array, true_fn: Callable[[], list[Any]], false
     ``may_select`` is asked after both traces (a branch that raises at run time keeps the cond).
     A failure of ``lax.cond`` (outputs that do not agree) is raised as ``lax.cond`` raises it.
     """
-    closed_true = jax.make_jaxpr(true_fn)()
-    closed_false = jax.make_jaxpr(false_fn)()
-    if may_select() and selectable(closed_true, closed_false):
-        on_true = zip(jex_core.jaxpr_as_fun(closed_true)(), closed_true.out_avals)
-        on_false = zip(jex_core.jaxpr_as_fun(closed_false)(), closed_false.out_avals)
-        return [_select(predicate, true, false) for true, false in zip(on_true, on_false)], SELECT
-    return lax.cond(predicate, jex_core.jaxpr_as_fun(closed_true), jex_core.jaxpr_as_fun(closed_false)), COND
+    staged = jax.make_jaxpr(lambda: lax.cond(predicate, true_fn, false_fn))()
+    conds = [equation for equation in staged.jaxpr.eqns if equation.primitive.name == "cond"]
+    if len(conds) == 1 and may_select() and selectable(conds[0].params["branches"]):
+        return _bound(staged, conds[0], predicate), SELECT
+    return jex_core.jaxpr_as_fun(staged)(), COND
 
 
-def selectable(*branches: jex_core.ClosedJaxpr) -> bool:
-    """Whether selecting between the branches' outputs computes exactly what the cond computes (their
-    weak types may differ, as ``lax.cond`` allows: the output is then strongly typed)."""
+def selectable(branches: Sequence[jex_core.ClosedJaxpr]) -> bool:
+    """Whether selecting between the outputs of a cond's branches (jaxprs of the same operands)
+    computes exactly what the cond computes."""
     first = [(aval.shape, aval.dtype) for aval in branches[0].out_avals]
     for branch in branches:
         if branch.effects or [(a.shape, a.dtype) for a in branch.out_avals] != first:
             return False
     if sum(_equation_count(branch.jaxpr) for branch in branches) > MAX_EQUATIONS:
         return False
-    return all(_gradient_neutral(branch.jaxpr, [_floating(const) for const in branch.consts], []) is not None
+    return all(_gradient_neutral(branch.jaxpr, [_floating(const) for const in branch.consts],
+                                 [_floating_type(v.aval) for v in branch.jaxpr.invars]) is not None
                for branch in branches)
+
+
+def _bound(staged: jex_core.ClosedJaxpr, cond: jex_core.JaxprEqn, predicate: jax.Array) -> list[Any]:
+    """The staged ``lax.cond``'s outputs, its ``cond`` equation bound as selects of the branches'
+    values (``branches`` is ``(false, true)``), every other equation that they still need as it is
+    (not the predicate's conversion to the cond's index)."""
+    values: dict[Any, Any] = dict(zip(staged.jaxpr.constvars, staged.consts))
+
+    def read(var: Any) -> Any:
+        return var.val if isinstance(var, jex_core.Literal) else values[var]
+
+    for equation in _needed(staged.jaxpr, cond):
+        if equation is cond:
+            operands = [read(var) for var in equation.invars[1:]]
+            on_false, on_true = [zip(jex_core.jaxpr_as_fun(branch)(*operands), branch.out_avals)
+                                 for branch in equation.params["branches"]]
+            outputs = [_select(predicate, true, false) for true, false in zip(on_true, on_false)]
+        else:
+            outputs = equation.primitive.bind(*[read(var) for var in equation.invars], **equation.params)
+            outputs = outputs if equation.primitive.multiple_results else [outputs]
+        values.update(zip(equation.outvars, outputs))
+    return [read(var) for var in staged.jaxpr.outvars]
+
+
+def _needed(jaxpr: jex_core.Jaxpr, cond: jex_core.JaxprEqn) -> list[jex_core.JaxprEqn]:
+    """The equations of ``jaxpr`` whose outputs the outputs need once ``cond`` reads no index."""
+    needed = {var for var in jaxpr.outvars if isinstance(var, jex_core.Var)}
+    kept = []
+    for equation in reversed(jaxpr.eqns):
+        reads = equation.invars[1:] if equation is cond else equation.invars
+        if equation is cond or needed.intersection(equation.outvars):
+            needed.update(var for var in reads if isinstance(var, jex_core.Var))
+            kept.append(equation)
+    return kept[::-1]
 
 
 def _select(predicate: jax.Array, on_true: tuple[Any, Any], on_false: tuple[Any, Any]) -> Any:
