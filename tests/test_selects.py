@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from support import assert_same, load_source, primitive_counts, primitives
 
 import autograph_lite
+from autograph_lite.runtime import selects
 
 F32 = jnp.float32
 SPECIAL = [0.0, -0.0, 1.0, -2.5, float("inf"), -float("inf"), float("nan"), 1e30]
@@ -137,6 +138,69 @@ def test_the_gradient_of_a_kept_cond_is_eagers_where_a_select_would_be_nan(funct
     assert not np.isnan(np.asarray(eager))
 
 
+def loss_scaled(x, warm):
+    if warm > 0:
+        y = x * 1024.0 * 128.0  # float16: each factor finite, 1024 * 128 = 131072 is not
+    else:
+        y = x * 2.0
+    return y
+
+
+def divided_by_epsilon(x, warm):
+    if warm > 0:
+        y = x / 1e-5  # float16: XLA may multiply by 1 / 1e-5 = 1e5, which is not finite there
+    else:
+        y = x * 2.0
+    return y
+
+
+def chained_in_float32(x, warm):
+    if warm > 0:
+        y = x * 1e20 * 1e20
+    else:
+        y = x * 2.0
+    return y
+
+
+def divided_by_a_subnormal(x, warm):
+    if warm > 0:
+        y = x / 1e-40  # nonzero, but its reciprocal overflows (and the CPU flushes it to zero)
+    else:
+        y = x * 2.0
+    return y
+
+
+@pytest.mark.parametrize("function, x", [
+    (loss_scaled, jnp.float16(1e-4)), (divided_by_epsilon, jnp.float16(1e-4)),
+    (chained_in_float32, F32(1.0)), (divided_by_a_subnormal, F32(1.0)),
+], ids=["loss_scaled_f16", "epsilon_f16", "chain_f32", "subnormal_f32"])
+def test_constant_factors_whose_product_overflows_keep_the_cond(function, x):
+    """XLA folds ``(x * c1) * c2`` into ``x * (c1 * c2)`` and ``x / c`` into ``x * (1 / c)``: in the branch
+    not taken the zero cotangent would meet an infinity (0 * inf: NaN). Found by review."""
+    warm = F32(-1.0)  # the scaled branch is the one not taken
+    assert _choice_of(function, x, warm) == {"cond"}
+    assert float(jax.grad(autograph_lite.jit(function))(x, warm)) == float(jax.grad(function)(x, warm)) == 2.0
+    assert float(jax.jit(jax.grad(autograph_lite.convert(function)))(x, warm)) == 2.0
+
+
+NUMBERS = np.ones(3, np.float32)
+
+
+@pytest.mark.parametrize("may_select", [True, False], ids=["select", "cond"])
+def test_a_numpy_array_both_branches_pass_through_comes_back_a_jax_array(may_select):
+    """As ``lax.cond`` returns it: not the user's own array, which an in-place ``+=`` after the ``if``
+    would change while tracing (found by review)."""
+    returned = []
+
+    def staged(c):
+        (value,), _ = selects.cond_or_select(c > 0, lambda: [NUMBERS], lambda: [NUMBERS], lambda: may_select)
+        returned.append(value)
+        return value
+
+    jax.make_jaxpr(staged)(F32(1.0))
+    assert not isinstance(returned[0], np.ndarray) and returned[0].shape == (3,)
+
+
 def test_weak_types_of_python_numbers_are_kept():
     def python_numbers(c):
         return 2 if c else 3
@@ -155,8 +219,8 @@ def test_vmap_of_a_select_is_eagers_per_element():
 # --- drawn branches: value, gradient and tangent equal eager's --------------------------------------
 
 LEAVES = ["x", "y"]  # constants enter through UNARY only: Python would fold `2.0 / 0.0` and raise
-UNARY = ["-({})", "({} * 2.0)", "({} * 0.0)", "({} / -1.5)", "(2.0 - {})", "jnp.abs({})", "jnp.sqrt({})",
-         "jnp.log({})", "jnp.exp({})", "jnp.tanh({})"]
+UNARY = ["-({})", "({} * 2.0)", "({} * 0.0)", "({} / -1.5)", "(2.0 - {})", "({} * 300.0)", "({} / 1e-5)",
+         "({} * 1e20)", "({} / 1e-40)", "jnp.abs({})", "jnp.sqrt({})", "jnp.log({})", "jnp.exp({})", "jnp.tanh({})"]
 BINARY = ["({} + {})", "({} - {})", "({} * {})", "({} / {})", "jnp.maximum({}, {})"]
 
 
@@ -176,16 +240,18 @@ def _close(got, want) -> bool:
     return bool(np.allclose(got, want, rtol=1e-4, atol=1e-6, equal_nan=True))
 
 
-@given(on_true=_expressions(2), on_false=_expressions(2), point=st.sampled_from(list(itertools.product(SPECIAL, SPECIAL))))
-def test_drawn_branches_give_eagers_value_gradient_and_tangent(tmp_path_factory, on_true, on_false, point):
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's overflow warning for 1e30 as float16: inf, as intended
+@given(on_true=_expressions(2), on_false=_expressions(2), point=st.sampled_from(list(itertools.product(SPECIAL, SPECIAL))),
+       dtype=st.sampled_from([jnp.float32, jnp.float16]))
+def test_drawn_branches_give_eagers_value_gradient_and_tangent(tmp_path_factory, on_true, on_false, point, dtype):
     source = f"import jax.numpy as jnp\n\ndef f(x, y, c):\n    if c > 0:\n        r = 0.0 * x + {on_true}\n" \
              f"    else:\n        r = 0.0 * y + {on_false}\n    return r\n"
     function = load_source(source, tmp_path_factory.mktemp("selects")).f
     converted = autograph_lite.jit(function)
-    x, y = F32(point[0]), F32(point[1])
+    x, y = dtype(point[0]), dtype(point[1])
     for c in (F32(1.0), F32(-1.0)):
         with np.errstate(all="ignore"):
             assert _close(converted(x, y, c), function(x, y, c)), source
             assert _close(jax.grad(converted, argnums=(0, 1))(x, y, c), jax.grad(function, argnums=(0, 1))(x, y, c)), source
-            tangents = (F32(1.0), F32(0.5), F32(0.0))
+            tangents = (dtype(1.0), dtype(0.5), F32(0.0))
             assert _close(jax.jvp(converted, (x, y, c), tangents)[1], jax.jvp(function, (x, y, c), tangents)[1]), source

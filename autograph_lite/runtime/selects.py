@@ -18,8 +18,14 @@ Running both branches is exact only when:
   and a nonlinear primitive multiplies it by its derivative there, which may be infinite or NaN
   (``0 * inf`` is NaN: ``jnp.where(x > 0, jnp.sqrt(x), 0.0)`` has a NaN gradient at ``x = 0``, the
   cond does not). So a value computed from a floating-point input may flow only through primitives
-  whose transpose reads no such value: sums, moves, selects, and products with a finite constant
-  (:func:`_gradient_neutral`). Integer and boolean values carry no gradient and are unrestricted.
+  whose transpose reads no such value: sums, moves, selects, and products with a value known finite
+  (:func:`_gradient_neutral`). XLA folds constant factors (``x * 1024.0 * 128.0``: one factor of
+  131072, an infinity in float16) and divides by a constant as a product with its reciprocal, so the
+  product of the factors along the way must stay finite in the value's dtype too (a bound, its
+  "gain", is tracked). Integer and boolean values carry no gradient and are unrestricted.
+
+Running the branch not taken still shows where a tool looks at every operation, as ``jnp.where``
+does: ``checkify`` reports its errors, and a zero gradient's sign may change (``-0.0 + 0.0``).
 """
 
 from __future__ import annotations
@@ -52,16 +58,16 @@ _PURE = frozenset({
     "neg", "nextafter", "not", "or", "pow", "reduce_and", "reduce_max", "reduce_min", "reduce_or",
     "reduce_sum", "rem", "reshape", "round", "rsqrt", "scatter", "scatter-add", "select_n",
     "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign", "sin", "sinh", "slice",
-    "sqrt", "square", "squeeze", "sub", "tan", "tanh", "transpose", "xor",
+    "sqrt", "square", "squeeze", "stack", "sub", "tan", "tanh", "transpose", "xor",
 })
 # Primitives that read only a few elements of their first operand, whatever its size.
 _READS_PART = frozenset({"dynamic_slice", "gather", "slice"})
 # Primitives through which a cotangent of zero stays zero whatever the values: their transpose reads
 # no value computed from a floating-point input (``max`` / ``min`` choose by comparison only).
 _LINEAR = frozenset({
-    "add", "broadcast_in_dim", "concatenate", "convert_element_type", "copy", "copy_p", "dynamic_slice",
-    "dynamic_update_slice", "gather", "max", "min", "neg", "reduce_sum", "reshape", "scatter",
-    "scatter-add", "select_n", "slice", "squeeze", "sub", "transpose",
+    "add", "broadcast_in_dim", "clamp", "concatenate", "convert_element_type", "copy", "copy_p",
+    "dynamic_slice", "dynamic_update_slice", "gather", "max", "min", "neg", "reduce_sum", "reshape",
+    "scatter", "scatter-add", "select_n", "slice", "squeeze", "stack", "sub", "transpose",
 })
 
 
@@ -76,8 +82,15 @@ def cond_or_select(predicate: jax.Array, true_fn: Callable[[], list[Any]], false
     staged = jax.make_jaxpr(lambda: lax.cond(predicate, true_fn, false_fn))()
     conds = [equation for equation in staged.jaxpr.eqns if equation.primitive.name == "cond"]
     if len(conds) == 1 and may_select() and selectable(conds[0].params["branches"]):
-        return _bound(staged, conds[0], predicate), SELECT
-    return jex_core.jaxpr_as_fun(staged)(), COND
+        return _as_arrays(_bound(staged, conds[0], predicate)), SELECT
+    return _as_arrays(jex_core.jaxpr_as_fun(staged)()), COND
+
+
+def _as_arrays(values: list[Any]) -> list[Any]:
+    """What ``lax.cond`` returns: a value that both branches pass through is a jaxpr constant, possibly
+    the user's own NumPy array, which ``lax.cond`` hands back as a JAX array (an in-place ``+=`` on it
+    after the ``if`` must not change the user's array)."""
+    return [value if isinstance(value, jax.Array | jax.core.Tracer) else jnp.asarray(value) for value in values]
 
 
 def selectable(branches: Sequence[jex_core.ClosedJaxpr]) -> bool:
@@ -89,8 +102,8 @@ def selectable(branches: Sequence[jex_core.ClosedJaxpr]) -> bool:
             return False
     if sum(_equation_count(branch.jaxpr) for branch in branches) > MAX_EQUATIONS:
         return False
-    return all(_gradient_neutral(branch.jaxpr, [_floating(const) for const in branch.consts],
-                                 [_floating_type(v.aval) for v in branch.jaxpr.invars]) is not None
+    return all(_gradient_neutral(branch.jaxpr, [1.0 if _floating(const) else None for const in branch.consts],
+                                 [1.0 if _floating_type(v.aval) else None for v in branch.jaxpr.invars]) is not None
                for branch in branches)
 
 
@@ -163,69 +176,91 @@ def _floating_type(aval: Any) -> bool:
     return bool(jnp.issubdtype(aval.dtype, jnp.inexact))
 
 
-def _gradient_neutral(jaxpr: jex_core.Jaxpr, const_flags: list[bool], input_flags: list[bool]) -> list[bool] | None:
-    """For each output of ``jaxpr``, whether it depends on a flagged (floating-point) constant or input;
-    ``None`` where some equation is not pure and small, or a flagged value reaches a primitive whose
-    transpose would read it (see the module's docstring)."""
-    flagged = {v for v, flag in zip(jaxpr.constvars, const_flags) if flag}
-    flagged |= {v for v, flag in zip(jaxpr.invars, input_flags) if flag}
-    finite: set[Any] = set()  # values known finite: a zero cotangent times them is zero
+def _gradient_neutral(jaxpr: jex_core.Jaxpr, const_gains: list[float | None],
+                      input_gains: list[float | None]) -> list[float | None] | None:
+    """For each output of ``jaxpr``: ``None`` where it carries no gradient, else a bound on the factor
+    by which it scales the cotangents of the floating-point constants and inputs it depends on (whose
+    own gain is given, ``None`` for none). ``None`` in all where some equation is not pure and small,
+    or where a zero cotangent could become NaN on its way back (see the module's docstring)."""
+    gains: dict[Any, float] = {v: g for v, g in zip(jaxpr.constvars, const_gains) if g is not None}
+    gains.update((v, g) for v, g in zip(jaxpr.invars, input_gains) if g is not None)
+    bounds: dict[Any, float] = {}  # values known finite (integers converted), by the largest magnitude
     for equation in jaxpr.eqns:
-        outputs = _equation_flags(equation, flagged, finite)
+        outputs = _equation_gains(equation, gains, bounds)
         if outputs is None:
             return None
-        flagged |= {v for v, flag in zip(equation.outvars, outputs) if flag}
-        if _finite_result(equation):
-            finite.update(equation.outvars)
-    return [not isinstance(v, jex_core.Literal) and v in flagged for v in jaxpr.outvars]
+        gains.update((v, g) for v, g in zip(equation.outvars, outputs) if g is not None)
+        bound = _integer_bound(equation)
+        if bound is not None:
+            bounds[equation.outvars[0]] = bound
+    return [None if isinstance(v, jex_core.Literal) else gains.get(v) for v in jaxpr.outvars]
 
 
-def _equation_flags(equation: jex_core.JaxprEqn, flagged: set[Any], finite: set[Any]) -> list[bool] | None:
-    """Which outputs of ``equation`` carry a flagged dependence; ``None`` where it is not allowed."""
-    reads = [not isinstance(v, jex_core.Literal) and v in flagged for v in equation.invars]
+def _equation_gains(equation: jex_core.JaxprEqn, gains: dict[Any, float],
+                    bounds: dict[Any, float]) -> list[float | None] | None:
+    """The gains of ``equation``'s outputs (``None``: no gradient); ``None`` where it is not allowed."""
+    reads = [None if isinstance(v, jex_core.Literal) else gains.get(v) for v in equation.invars]
     if not _small(equation):
         return None
     name = equation.primitive.name
     if name in ("jit", "pjit"):
         inner = equation.params["jaxpr"]
-        return _gradient_neutral(inner.jaxpr, [_floating(c) for c in inner.consts], reads)
+        return _gradient_neutral(inner.jaxpr, [1.0 if _floating(c) else None for c in inner.consts], reads)
     if name not in _PURE:
         return None
     floating_out = [_floating_type(v.aval) for v in equation.outvars]
-    if not any(reads) or not any(floating_out):
-        return [any(reads) and out for out in floating_out]  # no gradient reaches a floating input
-    if name in _LINEAR or _scaled(equation, reads, finite):
-        return floating_out
+    if all(gain is None for gain in reads) or not any(floating_out):
+        return [None] * len(floating_out)  # no gradient reaches a floating input through it
+    gain = _scaled_gain(equation, reads, bounds)
+    if gain is None and name in _LINEAR:
+        gain = sum(g for g in reads if g is not None)  # each operand's cotangent, at most summed
+    if gain is None or any(out and not gain <= _largest(v.aval) for out, v in zip(floating_out, equation.outvars)):
+        return None  # nonlinear, or constants whose product XLA may fold into an infinity
+    return [gain if out else None for out in floating_out]
+
+
+def _scaled_gain(equation: jex_core.JaxprEqn, reads: list[float | None], bounds: dict[Any, float]) -> float | None:
+    """The gain of a product with, or a quotient by, a value known finite that carries no gradient
+    (to divide: a literal of normal magnitude, whose reciprocal XLA may take); ``None`` otherwise."""
+    name, operands = equation.primitive.name, equation.invars
+    flagged = [g is not None for g in reads]
+    if name == "mul" and flagged.count(True) == 1:
+        factor = _magnitude(operands[flagged.index(False)], bounds)
+        gain = reads[flagged.index(True)]
+        return None if factor is None or gain is None else gain * factor
+    if name == "div" and flagged == [True, False] and isinstance(operands[1], jex_core.Literal):
+        divisor = np.abs(np.asarray(operands[1].val, np.float64))
+        result: Any = equation.outvars[0].aval
+        tiny = float(jnp.finfo(result.dtype).tiny)
+        if np.all(np.isfinite(divisor)) and np.all(divisor >= tiny) and reads[0] is not None:
+            return reads[0] / float(divisor.min())
     return None
 
 
-def _scaled(equation: jex_core.JaxprEqn, reads: list[bool], finite: set[Any]) -> bool:
-    """A product with, or a quotient by, a value known finite (nonzero to divide) that carries no gradient."""
-    name, operands = equation.primitive.name, equation.invars
-    if name == "mul" and reads.count(True) == 1:
-        return _known_finite(operands[reads.index(False)], finite, nonzero=False)
-    if name == "div" and reads == [True, False]:
-        return _known_finite(operands[1], finite, nonzero=True)
-    return False
+def _largest(aval: Any) -> float:
+    """The largest finite value of a floating-point (or complex) aval's dtype."""
+    return float(jnp.finfo(aval.dtype).max)
 
 
-def _known_finite(operand: Any, finite: set[Any], nonzero: bool) -> bool:
+def _magnitude(operand: Any, bounds: dict[Any, float]) -> float | None:
+    """The largest magnitude ``operand`` may have: a finite literal's, an integer's converted."""
     if isinstance(operand, jex_core.Literal):
-        value = np.asarray(operand.val)
-        return bool(np.all(np.isfinite(value)) and (not nonzero or np.all(value != 0)))
-    return not nonzero and operand in finite
+        value = np.abs(np.asarray(operand.val, np.float64))
+        return float(value.max(initial=0.0)) if np.all(np.isfinite(value)) else None
+    return bounds.get(operand)
 
 
-def _finite_result(equation: jex_core.JaxprEqn) -> bool:
-    """Whether ``equation`` makes a value known finite: an integer converted to a float wide enough."""
+def _integer_bound(equation: jex_core.JaxprEqn) -> float | None:
+    """The largest magnitude of an integer (or bool) converted to a float by ``equation``; ``None``
+    for any other equation, or a float too narrow to hold every such integer."""
     if equation.primitive.name != "convert_element_type":
-        return False
+        return None
     operand: Any = equation.invars[0].aval
     source, target = operand.dtype, equation.params["new_dtype"]
     if not jnp.issubdtype(target, jnp.floating) or jnp.issubdtype(source, jnp.inexact):
-        return False
-    widest = 1 if source == np.bool_ else np.iinfo(source).max
-    return float(jnp.finfo(target).max) > widest
+        return None
+    widest = 1.0 if source == np.bool_ else float(np.iinfo(source).max)
+    return widest if float(jnp.finfo(target).max) > widest else None
 
 
 def _small(equation: jex_core.JaxprEqn) -> bool:
