@@ -33,6 +33,8 @@ MODULE_PARTS = {
     "Tally": "class Tally:\n    def __init__(self):\n        self.count = 0\n\n"
              "    def bump(self):\n        self.count += 1\n        return self.count % 5",
     "TALLY": "TALLY = Tally()",
+    "TALLIES": "TALLIES = [Tally()]",
+    "item_tick": "def item_tick():\n    TALLIES[0].count += 1\n    return TALLIES[0].count % 5",
     "tock": "def tock():\n    TALLY.count += 2\n    return TALLY.count % 5",
     "POOL": "POOL = list(range(64))",
     "shrink": "def shrink():\n    del POOL[-1]\n    return len(POOL) % 5",
@@ -56,6 +58,7 @@ ENTRIES = {
     "iterator": "steps = iter(STEPS)",
     "generator": "rng = np.random.default_rng(7)",
     "tally": "TALLY.count = 0",
+    "tallies": "TALLIES[0].count = 0",
     "pool": "POOL[:] = range(64)",
     "grid": "GRID[0] = [0] * 64",
     "bag": "BAG[:] = []",
@@ -67,6 +70,7 @@ ENTRIES = {
 class HelperEffects:
     """Int leaves that change hidden state: ``tick()``, ``TALLY.bump()``, ``tock()``, ``shrink()``,
     ``grid_tick()``, ``grid_shrink()``, ``tally_up()``, ``grow(BAG)``, ``fill_up(TANK)``, ``metered(3)``,
+    ``item_tick()`` (``TALLIES[0].count += 1``),
     ``next(steps, 0)``,
     ``int(rng.integers(0, 5))``."""
 
@@ -77,7 +81,7 @@ class HelperEffects:
         if self.has("helper_effects") and t == "i":
             options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
             options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf,
-                        self.fill_up_leaf]
+                        self.fill_up_leaf, self.item_tick_leaf]
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -118,6 +122,10 @@ class HelperEffects:
     def grow_leaf(self) -> E:
         self.hidden_state("bag", "BAG", "grow")
         return E("grow(BAG)", COUNTER_BOUND, False)
+
+    def item_tick_leaf(self) -> E:
+        self.hidden_state("tallies", "Tally", "TALLIES", "item_tick")
+        return E("item_tick()", COUNTER_BOUND, False)
 
     def fill_up_leaf(self) -> E:
         self.hidden_state("tank", "numpy", "TANK", "fill_up")

@@ -452,3 +452,48 @@ def test_a_numpy_array_made_in_each_iteration_may_be_changed():
         return x
 
     assert assert_equivalent(fresh_tank, jnp.float32(1.0)) == 4.0
+
+
+TALLIES = [Counter()]
+
+
+def bump_first(x):
+    TALLIES[0].n += 1  # an attribute of an item of a module-level list
+    return x + TALLIES[0].n
+
+
+def test_an_attribute_of_an_outer_item_is_exact_or_refused():
+    """``TALLIES[0].n += 1`` in a helper: the owner is read again by the check (a subscript by a
+    constant), so a static loop runs as Python (eager 7.0, where one trace gave 4.0) and a staged
+    loop is refused; found extending the generator (``item_tick()``)."""
+
+    def static_loop(x):
+        TALLIES[0].n = 0
+        for i in range(3):
+            x = bump_first(x)
+        return x
+
+    def staged_loop(x, n):
+        TALLIES[0].n = 0
+        for i in range(n):
+            x = bump_first(x)
+        return x
+
+    assert float(autograph_lite.jit(static_loop)(jnp.float32(1.0))) == static_loop(1.0) == 7.0
+    error = conversion_error(staged_loop, jnp.float32(1.0), jnp.int32(3))
+    assert error.startswith(f"{where(bump_first, 'TALLIES[0].n += 1')}: this assignment to TALLIES[0].n, which "
+                            "changes an object of class Counter that the staged code did not make")
+
+
+def doubled_through(counters, x):
+    counters[0].n = x  # the staged code made the Counter: its own to change
+    return counters[0].n * 2.0
+
+
+def test_an_attribute_of_an_item_the_staged_code_made_may_be_changed():
+    def own_counters(x, n):
+        for i in range(n):
+            x = doubled_through([Counter()], x)
+        return x
+
+    assert assert_equivalent(own_counters, jnp.float32(1.0), jnp.int32(3)) == 8.0

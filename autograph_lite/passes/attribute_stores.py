@@ -10,8 +10,9 @@ the caller's rewrite. The check does nothing outside staged code (it does not ev
 so Python's order of evaluation is kept there), and inside it refuses a store into an object the
 staged code did not make itself (``runtime.effects``), before the store happens.
 
-Only an object that is a name or a chain of attributes of a name is checked, so that evaluating it
-twice is harmless (``self``, ``TALLY``, ``self.state``); ``items[0].n = v`` is left without a check.
+Only an object that evaluating twice is harmless is checked: a name or a chain of attributes of a
+name (``self``, ``TALLY``, ``self.state``), or of subscripts by names and constants (``ITEMS[0]``,
+``self.layers[i]``); ``make()[0].n = v`` is left without a check.
 Assignments (``=``, augmented, annotated) and ``del`` are checked; nested functions and classes were
 rewritten on their own (a class body is not rewritten).
 
@@ -26,6 +27,7 @@ code), or ``list.__iadd__`` on a list the caller passed (``xs += [v]`` in a help
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import gast
@@ -34,7 +36,7 @@ from ..analysis.blocks import SCOPES, blocks_of, statements_within, walk
 from . import nodes
 from .calls import dotted_name
 from .facts import ScopeFacts
-from .item_updates import AUGMENTED
+from .item_updates import AUGMENTED, harmless_to_read_again
 
 _STORES = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)
 
@@ -131,11 +133,19 @@ def _checks(statement: gast.stmt) -> list[gast.stmt]:
     for target in targets:
         for node in gast.walk(target):
             if isinstance(node, gast.Attribute) and isinstance(node.ctx, (gast.Store, gast.Del)):
-                path = dotted_name(node.value)
-                if path is not None:
-                    owner = nodes.lazy(nodes.dotted_read(path, line))  # read only inside staged code
-                    arguments = [owner, nodes.constant(".".join([*path, node.attr]), line)]
+                owner = _owner(node.value, line)
+                if owner is not None:
+                    arguments = [nodes.lazy(owner), nodes.constant(f"{gast.unparse(owner)}.{node.attr}", line)]
                     found.append(nodes.expression_statement(
                         nodes.runtime_call("check_attribute_assignment", arguments, line), line))
     return found
+
+
+def _owner(value: gast.expr, line: int) -> gast.expr | None:
+    """A second read of the object an attribute is stored into (made only inside staged code), where
+    it is harmless: a name or a chain of attributes and of subscripts by names and constants."""
+    path = dotted_name(value)
+    if path is not None:
+        return nodes.dotted_read(path, line)
+    return copy.deepcopy(value) if harmless_to_read_again(value) else None
 

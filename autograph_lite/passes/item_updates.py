@@ -167,7 +167,7 @@ def _container_check(container: gast.expr, deletes: bool, line: int) -> gast.Cal
     root, items_only = _root_of(container)
     if root is None:
         return None
-    read_again = nodes.lazy(copy.deepcopy(container)) if _harmless_to_read_again(container) else None
+    read_again = nodes.lazy(copy.deepcopy(container)) if harmless_to_read_again(container) else None
     arguments = [nodes.lazy(nodes.dotted_read(root, line)), read_again or nodes.constant(None, line),
                  nodes.constant(gast.unparse(container), line)]
     keywords = [nodes.keyword("deletes", nodes.constant(True, line))] if deletes else []
@@ -186,7 +186,7 @@ def _root_of(container: gast.expr) -> tuple[tuple[str, ...] | None, bool]:
     return dotted_name(container), items_only
 
 
-def _harmless_to_read_again(container: gast.expr) -> bool:
+def harmless_to_read_again(container: gast.expr) -> bool:
     """Whether reading ``container`` a second time gives the same object and changes nothing: a chain of
     attributes and of subscripts by names and constants (``-1`` included)."""
     while isinstance(container, (gast.Subscript, gast.Attribute)):
