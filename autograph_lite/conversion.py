@@ -23,7 +23,7 @@ from .passes.raises import CHECK_OPERATORS, may_reach_check
 from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
 from .runtime.calls import Calls
-from .runtime.effects import changes_random_state
+from .runtime.effects import changes_random_state, registers_with_parent
 from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
 
@@ -278,7 +278,7 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
         if value is _MISSING or _needs_runtime(value) or takes_functions(value):
             return False  # the runtime converts the function a library function is given
         if isinstance(value, type):  # the runtime notes a user's class's new instances (runtime.effects.note_made)
-            return callees.is_library_module(value.__module__)
+            return callees.is_library_module(value.__module__) and not registers_with_parent(value)
         module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
         return callees.is_library_module(module)
 

@@ -410,7 +410,7 @@ def test_in_place_operators_on_the_staged_codes_own_lists_and_numbers_are_allowe
     assert_equivalent(sums, jnp.arange(4.0))
     assert "scan" in primitives(autograph_lite.convert(sums), jnp.arange(4.0))
     source = autograph_lite.to_source(sums)
-    assert "check_in_place_operator(lambda: total, '+=')" in source  # 0.0, then a call's value
+    assert "check_in_place_operator(total, '+=')" in source  # 0.0, then a call's value: read as it is
     assert "lambda: steps" not in source  # only ever a number written out
 
 
@@ -497,3 +497,26 @@ def test_an_attribute_of_an_item_the_staged_code_made_may_be_changed():
         return x
 
     assert assert_equivalent(own_counters, jnp.float32(1.0), jnp.int32(3)) == 8.0
+
+
+SEEN = []
+
+
+def remembers(v):
+    seen = SEEN  # an alias of a module-level list: an effect no check sees
+    seen += [v]
+    return v + 1.0
+
+
+def test_a_static_loop_outside_any_transformation_runs_its_body_as_often_as_python():
+    """``convert(f)`` on concrete inputs: nothing can be traced, so no trial runs the body aside (it
+    ran the helper a fourth time: SEEN had 4 entries for eager's 3; found by review)."""
+
+    def loop(x):
+        for i in range(3):
+            x = remembers(x)
+        return x
+
+    SEEN.clear()
+    assert autograph_lite.convert(loop)(1.0) == 4.0
+    assert SEEN == [1.0, 2.0, 3.0]

@@ -20,7 +20,7 @@ An augmented assignment to a name or a chain of attributes gets a check of its o
 an in-place method that changes the value where it is: a user class's ``__iadd__`` (unconverted
 code), or ``list.__iadd__`` on a list the caller passed (``xs += [v]`` in a helper):
 
-    xs += [v]   ->  _ag.check_in_place_operator(lambda: xs, '+=', from_caller=True); xs += [v]
+    xs += [v]   ->  _ag.check_in_place_operator(xs, '+=', from_caller=True); xs += [v]
 
 ``from_caller`` marks a parameter: only then is a list, set or dict checked (``runtime.effects``).
 """
@@ -75,15 +75,20 @@ def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
 
 
 def _in_place_check(statement: gast.AugAssign, names: _InPlace) -> list[gast.stmt]:
-    """``_ag.check_in_place_operator(lambda: target, '+=')`` where the target is a name or attribute
+    """``_ag.check_in_place_operator(target, '+=')`` where the target is a name or attribute
     chain (a name that only ever holds a number needs none: ``steps = 0``, then ``steps += 1``)."""
     path = dotted_name(statement.target)
     if path is None or (path == (path[0],) and path[0] in names.numbers):
         return []
     line = statement.lineno
-    arguments = [nodes.lazy(nodes.dotted_read(path, line)), nodes.constant(AUGMENTED[type(statement.op)], line)]
+    # A name is passed as it is (the statement reads it first anyway; a lambda would make it a cell
+    # variable, slow in every Python loop over it), an attribute chain read only inside staged code.
+    read = nodes.dotted_read(path, line)
+    arguments = [read if len(path) == 1 else nodes.lazy(read), nodes.constant(AUGMENTED[type(statement.op)], line)]
     from_caller = len(path) == 1 and path[0] in names.parameters
     keywords = [nodes.keyword("from_caller", nodes.constant(True, line))] if from_caller else []
+    if len(path) > 1:
+        keywords.append(nodes.keyword("deferred", nodes.constant(True, line)))
     return [nodes.expression_statement(nodes.runtime_call("check_in_place_operator", arguments, line, keywords), line)]
 
 

@@ -49,6 +49,8 @@ class Calls:
         effects.check_call(function)
         if function_arguments.takes_functions(function):
             args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
+        if isinstance(function, type):
+            effects.check_construction(function)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
             made = (handler or function)(*args, **kwargs)

@@ -127,6 +127,29 @@ def changes_random_state(function: Any) -> bool:
     return receiver is not None and _generator_kind(receiver, function.__name__) is not None
 
 
+def check_construction(cls: type) -> None:
+    """Before converted code calls ``cls``. A Flax linen module made inside another's ``@nn.compact``
+    method registers with it as its next submodule (``Dense_0``, ``Dense_1``, ...): made inside staged
+    code, once while tracing, every iteration of a staged loop would share the one submodule and its
+    parameters, where eager Python makes one per iteration. Refused there (a static loop's trial then
+    runs the loop as Python, unrolled, as Flax expects)."""
+    context = appends.innermost()
+    if context is None or not registers_with_parent(cls):
+        return
+    _refuse(
+        f"makes a Flax linen module ({cls.__name__}), which registers a new submodule of its parent",
+        f"this call of {cls.__name__}, a Flax linen module that registers a new submodule of its parent each time "
+        "it is made,", context,
+        "make the loop static and unrolled (autograph_lite.unroll(range(n))), or create the submodules in setup() "
+        "and call them in the loop",
+    )
+
+
+def registers_with_parent(cls: type) -> bool:
+    """Whether ``cls`` is a Flax linen module (by its bases' names: Flax need not be installed)."""
+    return any(base.__name__ == "Module" and base.__module__ == "flax.linen.module" for base in cls.__mro__)
+
+
 def check_advance(iterator: Any) -> None:
     """Before ``next(iterator)`` from converted code: refuse it inside staged code.
 
@@ -219,9 +242,11 @@ def check_nested_item_assignment(
     _refuse_item_store(type(container) if container is not _UNREAD else None, text, deletes, context)
 
 
-def check_in_place_operator(value_of: Callable[[], Any], operator: str, from_caller: bool = False) -> None:
-    """Before ``a += v`` (any augmented ``operator``) on a name or attribute chain, which ``value_of``
-    reads (only inside staged code; an unbound name is left to the statement itself).
+def check_in_place_operator(value: Any, operator: str, from_caller: bool = False, deferred: bool = False) -> None:
+    """Before ``a += v`` (any augmented ``operator``) on a name, given its ``value`` (read where the
+    statement reads it first: an unbound name raises Python's own error), or on an attribute chain,
+    which ``value`` then reads (``deferred``: only inside staged code, since a property's getter may
+    run; an error there is left to the statement itself).
 
     Inside staged code the statement runs once while tracing. Where the value's class has the
     in-place method of the user's (``Acc.__iadd__``), that code runs unconverted: refused, as a
@@ -233,10 +258,11 @@ def check_in_place_operator(value_of: Callable[[], Any], operator: str, from_cal
     context = appends.innermost()
     if context is None:
         return
-    try:
-        value = value_of()
-    except Exception:  # an unbound name: the statement raises Python's error itself
-        return
+    if deferred:
+        try:
+            value = value()
+        except Exception:  # a missing attribute: the statement raises Python's error itself
+            return
     method = f"__i{_OPERATOR_METHODS[operator]}__"
     kind = _mutated_kind(value, method) if from_caller else None
     if kind is not None and not _private(context, value):

@@ -27,31 +27,12 @@ from typing import Any
 import jax
 import numpy as np
 from jax import lax
-from jax.extend import core as jex_core
 
 from ..errors import ConversionError
 from .locations import caller_location
-from .values import any_traced, is_traced
+from .values import any_traced, inside_a_trace, is_traced
 
 _PARSER = string.Formatter()
-
-
-def inside_a_trace() -> bool:
-    """True while JAX traces the code that is running (jit, grad, vmap, make_jaxpr, a lax body).
-
-    ``take_current_trace`` (public, in jax.extend.core) yields the trace that is current on entry;
-    outside every transformation that is the evaluation trace, which ``jax.core.eval_context``
-    installs. Without that API, answer True: a debug callback outside a trace runs at once, so print
-    stays right, only going through JAX.
-    """
-    try:
-        with jex_core.take_current_trace() as current:
-            pass
-        with jax.core.eval_context(), jex_core.take_current_trace() as evaluating:
-            pass
-    except AttributeError:
-        return True
-    return current is not evaluating
 
 
 @jax.tree_util.register_pytree_node_class

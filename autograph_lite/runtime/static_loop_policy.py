@@ -45,7 +45,7 @@ from .locations import location_of
 from .raises import PathRaises
 from .session import current
 from .traced_bodies import TracedBody
-from .values import Split, Undefined, cell_contents_or, is_array_leaf, is_traced
+from .values import Split, Undefined, cell_contents_or, inside_a_trace, is_array_leaf, is_traced
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +132,10 @@ def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, b
         return Decision(f"its body {effect}")
     if sequence.length == 1:
         return Decision("one iteration")
+    if not inside_a_trace():
+        # Nothing can be traced: the trial could only say so, after running the body once more
+        # (an effect no check sees, in a helper, would happen an extra time).
+        return Decision("no JAX transformation is running")
     return _staging_pays(sequence, body, state, names)
 
 

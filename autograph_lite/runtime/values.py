@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.extend import core as jex_core
 from jax.tree_util import PyTreeDef
 
 from ..errors import Location, TracedPredicateError, UnassignedReadError
@@ -24,6 +25,24 @@ _ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, bool, int, float, complex, ja
 def is_traced(value: Any) -> bool:
     """True for a value that only knows its shape and dtype at this point of tracing."""
     return isinstance(value, jax.core.Tracer)
+
+
+def inside_a_trace() -> bool:
+    """True while JAX traces the code that is running (jit, grad, vmap, make_jaxpr, a lax body).
+
+    ``take_current_trace`` (public, in jax.extend.core) yields the trace that is current on entry;
+    outside every transformation that is the evaluation trace, which ``jax.core.eval_context``
+    installs. Without that API, answer True: a debug callback outside a trace runs at once, so print
+    stays right, only going through JAX.
+    """
+    try:
+        with jex_core.take_current_trace() as current:
+            pass
+        with jax.core.eval_context(), jex_core.take_current_trace() as evaluating:
+            pass
+    except AttributeError:
+        return True
+    return current is not evaluating
 
 
 def any_traced(tree: Any) -> bool:
