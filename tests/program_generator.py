@@ -55,6 +55,7 @@ from program_deletes import Deletes
 from program_exit_nests import ExitNests
 from program_expressions import Expressions
 from program_helper_effects import HelperEffects
+from program_init_effects import InitEffects
 from program_indexing import Indexing
 from program_jax_refusals import JaxRefusals
 from program_loop_carries import LoopCarries
@@ -141,6 +142,8 @@ FEATURES: dict[str, str] = {
     "helper_effects": "a helper bumping a module-level counter (also at depth 2, GRID[0][1] += 1, and by setattr), "
     "shrinking a nested list (del GRID[0][-1]), += on a list it is given, a property setter, next() on an "
     "iterator, NumPy Generator draws, used as values in loops and branches (program_helper_effects.py)",
+    "init_effects": "making an object of the program's class whose __init__ logs to a module-level list, bumps a "
+    "class attribute or prints, used as values in loops and branches (program_init_effects.py)",
     "with_try": "with / try (finally, except + else) around statements that may exit (program_with_try.py)",
     "match": "match on an int scalar: literals, |, as, guards, captures, _ (program_match.py)",
     "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",
@@ -159,7 +162,7 @@ FEATURES: dict[str, str] = {
     "around a loop over a literal range whose variable is read after it, inside loops (program_loop_carries.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
-                             "helper_effects"})
+                             "helper_effects", "init_effects"})
 OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
@@ -191,7 +194,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(LoopCarries, NarrowDtypes, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

@@ -55,19 +55,11 @@ class _Calls(ExpressionTransformer):
         return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
 
     def _keep(self, callee: gast.expr) -> bool:
-        if _is_super(callee):
-            return True  # super() needs the frame it is called from
+        if isinstance(callee, gast.Name) and callee.id == "super":
+            return True  # super() needs the frame it is called from; super().method(...) is converted
         path = dotted_name(callee)
         if path is None:
             return False
         if path[0] == RUNTIME:
             return True
         return path[0] not in self.local_names and self.leave_as_is(path)
-
-
-def _is_super(callee: gast.expr) -> bool:
-    while isinstance(callee, gast.Attribute):
-        callee = callee.value
-    if isinstance(callee, gast.Call):
-        callee = callee.func
-    return isinstance(callee, gast.Name) and callee.id == "super"

@@ -14,6 +14,7 @@ from outside the trace is refused before it runs (:mod:`.effects`).
 from __future__ import annotations
 
 import functools
+import linecache
 import types
 from collections.abc import Callable
 from typing import Any
@@ -53,10 +54,11 @@ class Calls:
             effects.check_construction(function)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
-            made = (handler or function)(*args, **kwargs)
-            if isinstance(function, type):
-                effects.note_made(made)  # inside staged code, the new instance is that code's own
-            return made
+            if handler is not None:
+                return handler(*args, **kwargs)
+            if not isinstance(function, type):
+                return function(*args, **kwargs)
+            return self._construct(function, args, kwargs)
         if isinstance(function, types.FunctionType):
             return self._call_function(function, args, kwargs)
         if isinstance(function, types.MethodType) and isinstance(function.__func__, types.FunctionType):
@@ -69,6 +71,24 @@ class Calls:
         if callees.is_library_function(method):  # a library's wrapper of the user's method (Flax linen)
             return self.convert_argument(function)(*args, **kwargs)
         return self._call_function(method, (function, *args), kwargs)
+
+    def _construct(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """``cls(*args, **kwargs)``, with the user's ``__init__`` converted where Python's own steps
+        are plain (``type.__call__``: ``object.__new__``, then ``__init__``): run as it is, an
+        ``__init__`` that logs, counts or prints would do so once while tracing a staged body instead
+        of once per iteration. The instance is noted as made before ``__init__`` runs, so that its
+        stores into ``self`` are the staged code's own (:func:`.effects.note_made`)."""
+        init = _convertible_init(cls)
+        if init is None:
+            made = cls(*args, **kwargs)
+        else:
+            made = object.__new__(cls)  # cls.__new__ is object.__new__ (_convertible_init)
+            effects.note_made(made)
+            returned = self._call_function(init, (made, *args), kwargs)
+            if returned is not None:
+                raise TypeError(f"__init__() should return None, not '{type(returned).__name__}'")
+        effects.note_made(made)  # inside staged code, the new instance is that code's own
+        return made
 
     def _call_function(self, function: types.FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if (
@@ -105,6 +125,23 @@ class Calls:
             session.call_depths[(self, function.__code__)] = depth - 1
         else:
             del session.call_depths[(self, function.__code__)]
+
+
+def _convertible_init(cls: type) -> types.FunctionType | None:
+    """The ``__init__`` that :meth:`Calls._construct` may run converted: the user's, with source, in a
+    class whose metaclass and ``__new__`` are Python's own and whose bases are all the user's (a
+    library base such as a Flax or Equinox module may rely on how its instances are made)."""
+    if type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__:
+        return None
+    if any(callees.is_library_module(base.__module__) for base in cls.__mro__[:-1]):
+        return None
+    init = next(vars(base)["__init__"] for base in cls.__mro__ if "__init__" in vars(base))
+    if not isinstance(init, types.FunctionType) or callees.is_marked_do_not_convert(init):
+        return None
+    filename = init.__code__.co_filename
+    if filename.startswith("<") and not linecache.getlines(filename):  # made by exec: a dataclass's
+        return None
+    return init
 
 
 def _recursion_error(function: types.FunctionType) -> ConversionError:

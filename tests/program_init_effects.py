@@ -1,0 +1,63 @@
+"""Effects in what making an object runs, in generated programs (feature ``init_effects``).
+
+``Made(1)`` runs ``Made.__init__``, the program's own code: a constructor that logs to a module-level
+list (``MADE_LOG[0] += 1``), bumps a class attribute (``Counted.made += 1``) or prints. Inside a
+staged loop body or branch, an ``__init__`` run as it is (not converted) would happen once while
+tracing instead of once per iteration: a silent wrong value, or one line printed where eager prints
+three. The converter must convert ``__init__`` as it converts any of the program's functions, so that
+its effects are checked (a static loop then runs as Python) or staged (a print).
+
+``f`` starts by resetting the logs, so every run of ``f`` (eager, converted, jitted) starts alike.
+"""
+
+from __future__ import annotations
+
+from program_model import E
+
+LOG_BOUND = 4  # every leaf is its count % 5
+MODULE_PARTS = {
+    "MADE_LOG": "MADE_LOG = [0]",
+    "Made": "class Made:\n    def __init__(self, k):\n        MADE_LOG[0] += 1\n        self.k = k",
+    "made": "def made():\n    return (Made(1).k + MADE_LOG[0]) % 5",
+    "Counted": "class Counted:\n    made = 0\n\n    def __init__(self):\n        Counted.made += 1",
+    "counted": "def counted():\n    return Counted().made % 5",
+    "Loud": "class Loud:\n    def __init__(self, k):\n        print('made', k)\n        self.k = k",
+    "loud": "def loud():\n    return Loud(2).k",
+}
+ENTRIES = {"made": "MADE_LOG[0] = 0", "counted": "Counted.made = 0"}
+
+
+class InitEffects:
+    """Int leaves that make an object whose ``__init__`` has an effect: ``made()``, ``counted()``,
+    ``loud()``."""
+
+    init_entries: frozenset[str] = frozenset()  # the logs f must reset first (see ENTRIES)
+
+    def extra_leaves(self, t: str, scope) -> list:
+        options = super().extra_leaves(t, scope)
+        if self.has("init_effects") and t == "i":
+            options += [self.made_leaf, self.counted_leaf, self.loud_leaf]
+        return options
+
+    def _made_with(self, *parts: str, entry: str | None = None) -> None:
+        self.used.add("init_effects")
+        for part in parts:
+            self.module_parts[part] = MODULE_PARTS[part]
+        if entry is not None:
+            self.init_entries = self.init_entries | {entry}
+
+    def made_leaf(self) -> E:
+        self._made_with("MADE_LOG", "Made", "made", entry="made")
+        return E("made()", LOG_BOUND, False)
+
+    def counted_leaf(self) -> E:
+        self._made_with("Counted", "counted", entry="counted")
+        return E("counted()", LOG_BOUND, False)
+
+    def loud_leaf(self) -> E:
+        self._made_with("Loud", "loud")
+        return E("loud()", 2, False)
+
+    def entry_lines(self) -> list[str]:
+        """The resets of the logs this program's leaves use, after those of the other features."""
+        return super().entry_lines() + [line for kind, line in ENTRIES.items() if kind in self.init_entries]
