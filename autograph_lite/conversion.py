@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 import logging
 import threading
 import types
@@ -173,11 +174,23 @@ def compiled_code(function: types.FunctionType) -> codegen.CompiledCode:
             rewritten = _rewritten(function, parsed)
             compiled = codegen.compile_rewritten(parsed, rewritten, function)
             _compiled[key] = compiled
-            codes = codegen.all_code_objects(compiled.code)
+            codes = _rewritten_codes(compiled.code)
             _converted_codes.update(codes)
             if any(CHECK_OPERATORS.intersection(code.co_names) for code in codes):
                 _checking_codes.add(compiled.code)
         return compiled
+
+
+def _rewritten_codes(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` and the code objects nested in it that the rewrite went through: not a class body's,
+    nor what a class body holds (the passes leave a class statement as written, so its methods are
+    converted when called, like any method)."""
+    found, pending = [], [code]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        pending.extend(c for c in current.co_consts if isinstance(c, types.CodeType) and c.co_flags & inspect.CO_NEWLOCALS)
+    return found
 
 
 def stages_checks(converted: Callable, through_calls: bool = False) -> bool:

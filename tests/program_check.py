@@ -378,8 +378,8 @@ def _has_hidden_effects(function: Callable) -> bool:
     stores into an item of a module-level container or an attribute of a module-level object, applies
     ``+=`` to a list or NumPy array it was given, or a property setter of the program's logs (program_helper_effects.py),
     or an ``__init__`` bumps a log or a class attribute (program_init_effects.py)."""
-    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.\w+ \S?=|^    [A-Z_]+\.\w+ \S?=|^    [A-Z_]+\[.*\]\.\w+ \S?=|"
-                          r"^    del [A-Z_]+\[|^    setattr\([A-Z_]+,|^    xs \+= |^    tank \+= |^        [A-Z_]+\[.*\] \S?=|"
+    return bool(re.search(r"\bnext\(|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.count \S?=|^    [A-Z_]+\.\w+ \S?=|^    [A-Z_]+\[.*\]\.\w+ \S?=|"
+                          r"^    del [A-Z_]+\[|^    setattr\([A-Z_]+,|^    xs \+= |^    tank \+= |^ {8,}[A-Z_]+\[.*\] \S?=|"
                           r"^        [A-Z]\w*\.\w+ \S?=",
                           Path(function.__code__.co_filename).read_text(),
                           re.MULTILINE))

@@ -5,7 +5,9 @@ list (``MADE_LOG[0] += 1``), bumps a class attribute (``Counted.made += 1``) or 
 staged loop body or branch, an ``__init__`` run as it is (not converted) would happen once while
 tracing instead of once per iteration: a silent wrong value, or one line printed where eager prints
 three. The converter must convert ``__init__`` as it converts any of the program's functions, so that
-its effects are checked (a static loop then runs as Python) or staged (a print).
+its effects are checked (a static loop then runs as Python) or staged (a print): also under an
+``abc.ABC`` base, and for a class defined inside a helper. A constructor whose store runs a
+property setter (``temp()``) must keep working staged.
 
 ``f`` starts by resetting the logs, so every run of ``f`` (eager, converted, jitted) starts alike.
 """
@@ -23,20 +25,30 @@ MODULE_PARTS = {
     "counted": "def counted():\n    return Counted().made % 5",
     "Loud": "class Loud:\n    def __init__(self, k):\n        print('made', k)\n        self.k = k",
     "loud": "def loud():\n    return Loud(2).k",
+    "abc": "import abc",
+    "Tracked": "class Tracked(abc.ABC):\n    def __init__(self, k):\n        MADE_LOG[0] += 1\n        self.k = k",
+    "tracked": "def tracked():\n    return (Tracked(1).k + MADE_LOG[0]) % 5",
+    "local_made": "def local_made():\n    class Local:\n        def __init__(self):\n            MADE_LOG[0] += 1\n\n"
+                  "    Local()\n    return MADE_LOG[0] % 5",
+    # A constructor with nothing to refuse: its store runs a setter that changes the new object only.
+    "Temp": "class Temp:\n    def __init__(self, v):\n        self.value = v\n\n    @property\n    def value(self):\n"
+            "        return self._v\n\n    @value.setter\n    def value(self, v):\n        self._v = v",
+    "temp": "def temp():\n    return Temp(2).value",
 }
 ENTRIES = {"made": "MADE_LOG[0] = 0", "counted": "Counted.made = 0"}
 
 
 class InitEffects:
     """Int leaves that make an object whose ``__init__`` has an effect: ``made()``, ``counted()``,
-    ``loud()``."""
+    ``loud()``, ``tracked()``, ``local_made()``; or stores through a property setter: ``temp()``."""
 
     init_entries: frozenset[str] = frozenset()  # the logs f must reset first (see ENTRIES)
 
     def extra_leaves(self, t: str, scope) -> list:
         options = super().extra_leaves(t, scope)
         if self.has("init_effects") and t == "i":
-            options += [self.made_leaf, self.counted_leaf, self.loud_leaf]
+            options += [self.made_leaf, self.counted_leaf, self.loud_leaf, self.tracked_leaf, self.local_made_leaf,
+                        self.temp_leaf]
         return options
 
     def _made_with(self, *parts: str, entry: str | None = None) -> None:
@@ -57,6 +69,18 @@ class InitEffects:
     def loud_leaf(self) -> E:
         self._made_with("Loud", "loud")
         return E("loud()", 2, False)
+
+    def tracked_leaf(self) -> E:
+        self._made_with("MADE_LOG", "abc", "Tracked", "tracked", entry="made")
+        return E("tracked()", LOG_BOUND, False)
+
+    def local_made_leaf(self) -> E:
+        self._made_with("MADE_LOG", "local_made", entry="made")
+        return E("local_made()", LOG_BOUND, False)
+
+    def temp_leaf(self) -> E:
+        self._made_with("Temp", "temp")
+        return E("temp()", 2, False)
 
     def entry_lines(self) -> list[str]:
         """The resets of the logs this program's leaves use, after those of the other features."""

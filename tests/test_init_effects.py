@@ -137,6 +137,11 @@ class ReturnsFromInit:
         return 1
 
 
+class ReturnsAnArray:
+    def __init__(self):
+        return jnp.zeros(())  # Python names an extension type by its dotted name: 'jaxlib._jax.ArrayImpl'
+
+
 class NeedsArguments:
     def __init__(self, a, b):
         self.a = a
@@ -146,8 +151,8 @@ def _make(cls, *args):
     return lambda x: cls(*args)
 
 
-@pytest.mark.parametrize("cls, args", [(Abstract, ()), (ReturnsFromInit, ()), (NeedsArguments, (1,))],
-                         ids=["abstract", "init returns a value", "missing argument"])
+@pytest.mark.parametrize("cls, args", [(Abstract, ()), (ReturnsFromInit, ()), (ReturnsAnArray, ()), (NeedsArguments, (1,))],
+                         ids=["abstract", "init returns a value", "init returns an array", "missing argument"])
 def test_making_an_object_raises_what_python_raises(cls, args):
     with pytest.raises(TypeError) as eager:
         cls(*args)
@@ -199,3 +204,69 @@ def test_a_method_reached_through_super_is_converted():
     """``super().scale(x)`` ran the base's method unconverted: its ``if`` on a traced value failed."""
     for x in (jnp.float32(1.5), jnp.float32(-2.0)):
         assert_equivalent(lambda v: Child().scale(v), x)
+
+
+class TrackedShape(abc.ABC):
+    """abc.ABC takes no part in making an instance: its subclasses' __init__ is converted too."""
+
+    def __init__(self, k):
+        LOG[0] += 1
+        self.k = k
+
+    @abc.abstractmethod
+    def area(self): ...
+
+
+class Square(TrackedShape):
+    def area(self):
+        return self.k * self.k
+
+
+def tracked_loop(x):
+    LOG[0] = 0
+    for i in range(3):
+        x = Square(x).k + 1.0
+    return x + LOG[0]
+
+
+def local_class_loop(x):
+    """The methods of a class defined inside a converted function are not part of its rewrite: they
+    are converted when called, as any method is (they were taken as converted, and ran as written)."""
+    class Local:
+        def __init__(self, k):
+            LOG[0] += 1
+            self.k = k
+
+    LOG[0] = 0
+    for i in range(3):
+        x = Local(x).k + 1.0
+    return x + LOG[0]
+
+
+@pytest.mark.parametrize("loop", [tracked_loop, local_class_loop], ids=lambda f: f.__name__)
+def test_an_init_under_an_abc_base_or_in_a_local_class_is_converted(loop):
+    assert_equivalent(loop, jnp.float32(1.0))
+
+
+class Celsius:
+    def __init__(self, v):
+        self.value = v  # runs the property's setter
+
+    @property
+    def value(self):
+        return self._v
+
+    @value.setter
+    def value(self, v):
+        self._v = v * 1.0
+
+
+def sums_celsius(x, n):
+    for i in range(n):
+        x = x + Celsius(x).value
+    return x
+
+
+def test_a_class_whose_stores_run_a_setter_is_made_as_it_was_in_staged_code():
+    """Its __init__ runs as written: converted, the setter it runs would be refused in staged code."""
+    assert float(autograph_lite.jit(sums_celsius)(jnp.float32(1.0), jnp.int32(3))) == sums_celsius(1.0, 3)

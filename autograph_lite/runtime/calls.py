@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import linecache
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -81,13 +82,13 @@ class Calls:
         init = _convertible_init(cls)
         if init is None:
             made = cls(*args, **kwargs)
-        else:
-            made = object.__new__(cls)  # cls.__new__ is object.__new__ (_convertible_init)
-            effects.note_made(made)
-            returned = self._call_function(init, (made, *args), kwargs)
-            if returned is not None:
-                raise TypeError(f"__init__() should return None, not '{type(returned).__name__}'")
-        effects.note_made(made)  # inside staged code, the new instance is that code's own
+            effects.note_made(made)  # inside staged code, the new instance is that code's own
+            return made
+        made = object.__new__(cls)  # cls.__new__ is object.__new__ (_convertible_init)
+        effects.note_made(made)
+        returned = self._call_function(init, (made, *args), kwargs)
+        if returned is not None:
+            _RETURNS_ITS_ARGUMENT(returned)  # raises the TypeError that type.__call__ raises, word for word
         return made
 
     def _call_function(self, function: types.FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -128,20 +129,57 @@ class Calls:
 
 
 def _convertible_init(cls: type) -> types.FunctionType | None:
-    """The ``__init__`` that :meth:`Calls._construct` may run converted: the user's, with source, in a
-    class whose metaclass and ``__new__`` are Python's own and whose bases are all the user's (a
-    library base such as a Flax or Equinox module may rely on how its instances are made)."""
+    """The ``__init__`` that :meth:`Calls._construct` may run converted (see :func:`_init_to_convert`),
+    remembered per class for as long as its ``__init__`` and ``__new__`` stay the same objects."""
+    init, new, version = cls.__init__, cls.__new__, callees.rules_version()  # type: ignore[misc]
+    known = _init_decisions.get(cls)
+    if known is None or known[:3] != (init, new, version):
+        known = (init, new, version, _init_to_convert(cls, init))
+        _init_decisions[cls] = known
+    return known[3]
+
+
+# Per class: the __init__ and __new__ the decision was made for, the rules' version, the decision.
+_init_decisions: weakref.WeakKeyDictionary[type, tuple[Any, Any, int, types.FunctionType | None]] = (
+    weakref.WeakKeyDictionary())
+
+# What a library base may define and still take no part in making an instance (abc.ABC, typing.Generic).
+_CONSTRUCTION_HOOKS = frozenset({"__init__", "__new__", "__setattr__", "__delattr__", "__getattribute__",
+                                 "__post_init__"})
+
+
+def _init_to_convert(cls: type, init: Any) -> types.FunctionType | None:
+    """``init`` where it is the user's, with source (a dataclass's, made by ``exec``, has none), in a
+    class whose metaclass ``__call__`` and ``__new__`` are Python's own, whose library bases (a Flax
+    or Equinox module) take no part in making an instance, and whose stores into ``self`` run none
+    of the user's code (a property setter, a ``__setattr__``: refused in staged code, they would make
+    an ``__init__`` that worked as it was fail)."""
     if type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__:
         return None
-    if any(callees.is_library_module(base.__module__) for base in cls.__mro__[:-1]):
+    if not isinstance(init, types.FunctionType) or callees.is_marked_do_not_convert(init) or \
+            callees.is_library_function(init):
         return None
-    init = next(vars(base)["__init__"] for base in cls.__mro__ if "__init__" in vars(base))
-    if not isinstance(init, types.FunctionType) or callees.is_marked_do_not_convert(init):
-        return None
+    for base in cls.__mro__[:-1]:
+        if callees.is_library_module(base.__module__) and _CONSTRUCTION_HOOKS.intersection(vars(base)):
+            return None
+        if {"__setattr__", "__delattr__"} & vars(base).keys() or any(map(_runs_code_on_store, vars(base).values())):
+            return None
     filename = init.__code__.co_filename
-    if filename.startswith("<") and not linecache.getlines(filename):  # made by exec: a dataclass's
+    if filename.startswith("<") and not linecache.getlines(filename):
         return None
     return init
+
+
+def _runs_code_on_store(descriptor: Any) -> bool:
+    """Whether storing through ``descriptor`` (a class attribute) runs Python code: a property with a
+    setter, or a descriptor whose class defines ``__set__`` in Python."""
+    if isinstance(descriptor, property):
+        return descriptor.fset is not None
+    return isinstance(getattr(type(descriptor), "__set__", None), types.FunctionType)
+
+
+# A class whose __init__ returns its argument: making one raises Python's own TypeError for it.
+_RETURNS_ITS_ARGUMENT = type("ReturnsItsArgument", (), {"__init__": lambda self, value: value})
 
 
 def _recursion_error(function: types.FunctionType) -> ConversionError:
