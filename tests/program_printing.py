@@ -6,7 +6,8 @@ The converted function must print what eager Python prints, in the same order, o
 nothing then). The check captures stdout (program_check.py). Prints go everywhere a statement can:
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
 strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), several
-values at once, with ``sep=`` and ``end=``.
+values at once, with ``sep=`` and ``end=``; and a helper that prints, called in expressions
+(``shown(2)``), also as a lazy operand of ``and`` / ``or``.
 
 Format specs apply to int and float scalars only (a NumPy array and a bool have no ``.3f``).
 F-strings are single-quoted: in Python 3.11 a replacement field may not reuse the string's quote,
@@ -16,10 +17,11 @@ and a dict's key in an expression (``d["a"]``) is double-quoted.
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from program_model import NUMERIC, SCALARS, Block, Scope
+from program_model import NUMERIC, SCALARS, Block, E, Scope
 
 WORDS = ('"x ="', '"step"', '"->"', '""')
 SPECS = ("", ".3f", ".2f", "")  # applied to int and float scalars
+SHOWN = "def shown(k):\n    print('shown', k)\n    return k"
 KEYWORDS = ("", "", ', sep=", "', ', sep=""', ', end=""', ', end=";\\n"', ', sep="|", end="!\\n"')
 
 
@@ -29,6 +31,20 @@ class Printing:
     def extra_statements(self, scope: Scope, ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)
         return kinds + (["print", "print"] if self.has("print") else [])
+
+    def extra_leaves(self, t: str, scope: Scope) -> list:
+        """``shown(k)``: a helper that prints and returns ``k``, an int leaf anywhere an expression
+        goes: as a lazy operand of ``and`` / ``or`` after a traced one, it prints only where eager
+        Python evaluates it."""
+        options = super().extra_leaves(t, scope)
+        if self.has("print") and t == "i":
+            options.append(self.shown_leaf)
+        return options
+
+    def shown_leaf(self) -> E:
+        self.module_parts["shown"] = SHOWN
+        k = self.draw(st.integers(0, 3))
+        return E(f"shown({k})", k, False)
 
     def value_type(self) -> str:
         return self.pick(list(NUMERIC if self.has("vectors") else SCALARS) + ["b"])

@@ -11,7 +11,8 @@ printing what eager Python printed before it. The generator draws, anywhere a st
 - ``v = within_limit(<float expression>)``: a module-level helper whose own traced ``if`` raises, so
   that the check is staged in a called function (and, drawn inside a branch, under a staged branch of
   the caller); ``autograph_lite.jit`` of ``f``, which holds no check of its own then, must still raise
-  eager's exception.
+  eager's exception; and ``within_limit(x)`` as an expression, also as a lazy operand of ``and`` /
+  ``or`` (evaluated while tracing whatever the traced operand before it: the check must wait for it).
 
 Messages are ``"check N"`` or f-strings of a traced value (``f'check N: {x:.2f}'``), so that the
 message is formed from run-time values. Conditions are the builder's own, so inputs take the raising
@@ -26,7 +27,7 @@ import dataclasses
 import re
 
 from hypothesis import strategies as st
-from program_model import MAX_DEPTH, NUMERIC, SCALARS, Block, Ctx, Scope, indent
+from program_model import MAX_DEPTH, NUMERIC, SCALARS, Block, Ctx, E, Scope, indent
 
 EXCEPTIONS = ("ValueError", "KeyError", "OverflowError")
 _CHECK_MESSAGE = re.compile(r"'?check \d+")
@@ -55,6 +56,19 @@ class Raises:
         if self.budget > 0 and ctx.depth < MAX_DEPTH:
             kinds += ["raise_check"] * (4 if ctx.depth == 0 else 2)
         return kinds
+
+    def extra_leaves(self, t: str, scope: Scope) -> list:
+        """``within_limit(x)`` on a float variable, as an expression: as a lazy operand of ``and`` /
+        ``or`` after a traced one, its check must fire only where eager Python evaluates it."""
+        options = super().extra_leaves(t, scope)
+        if self.has("raises") and t == "f":
+            options += [lambda var=var: self.limited_leaf(scope, var) for var in self.visible(scope, ("f",))]
+        return options
+
+    def limited_leaf(self, scope: Scope, var) -> E:
+        self.used.add("raises")
+        self.module_parts["within_limit"] = HELPER
+        return E(f"within_limit({self.use(scope, var)})", var.bound, True)
 
     def check_message(self, scope: Scope) -> str:
         """``"check N"``, or an f-string with a value computed from the arguments."""

@@ -23,8 +23,8 @@ from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
 from .locations import location_of, presenting
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
+from .paths import runs_when
 from .raises import PathRaises
-from .run_time_checks import runs_when
 from .selects import COND, SELECT, SELECT_REASON, cond_or_select
 from .session import current
 from .values import Split, is_traced, to_predicate, zeros_like_value

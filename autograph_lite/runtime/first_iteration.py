@@ -133,7 +133,7 @@ def without_cell_writes(function: Callable[..., Any]) -> Callable[..., Any]:
     A generated test or body function first sets the cells of the carried names that closures read
     from its arguments (``nonlocal s; s = _ag_cell_s``). A staged loop's test is evaluated again in the
     middle of a body's trace (the predicate of a run-time check staged there:
-    :func:`.run_time_checks.path_predicate`), where its writes would reset a closure's variable to the
+    :func:`.paths.path_predicate`), where its writes would reset a closure's variable to the
     iteration's entry value while the body has moved it on; a body traced aside must not leave its
     trace's values in them.
     """

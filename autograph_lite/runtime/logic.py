@@ -21,6 +21,7 @@ from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
+from .paths import skippable
 from .values import is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -39,7 +40,7 @@ def and_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, _evaluated_anyway(operand, "and"), operand, "and")
+            value = _select(value, _evaluated_anyway(operand, "and", _truth_of(value, operand)), operand, "and")
     return value
 
 
@@ -52,7 +53,7 @@ def or_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, _evaluated_anyway(operand, "or"), operand, "or")
+            value = _select(value, _evaluated_anyway(operand, "or", _truth_of(value, operand, False)), operand, "or")
     return value
 
 
@@ -76,7 +77,8 @@ def compare(left: Any, *chain: Any) -> Any:
     for symbol, operand in zip(operators, operands):
         if result is not None and not is_traced(result) and not result:
             return result
-        right = operand() if result is None or not is_traced(result) else _evaluated_anyway(operand, "comparison")
+        right = (operand() if result is None or not is_traced(result)
+                 else _evaluated_anyway(operand, "comparison", _truth_of(result, operand)))
         if symbol in _MEMBERSHIP:
             step = membership.contains(left, right, _MEMBERSHIP[symbol], operand)
         else:
@@ -89,15 +91,23 @@ def compare(left: Any, *chain: Any) -> Any:
     return result
 
 
-def _evaluated_anyway(operand: Callable[[], Any], construct: str) -> Any:
-    """An operand that Python may skip, evaluated because the result so far is traced.
+def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any]) -> Any:
+    """An operand that Python may skip, evaluated because the result so far is traced; eager Python
+    evaluates it only where ``needed()`` holds.
 
     It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
-    that would mutate a list or assign a nonlocal there is refused rather than made once too often.
+    that would mutate a list or assign a nonlocal there is refused rather than made once too often,
+    and what it stages for run time (a check, a ``print``) waits for ``needed()`` (:mod:`.paths`).
     """
     context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location_of(operand))
-    with appends.inside(context):
+    with appends.inside(context), skippable(needed):
         return operand()
+
+
+def _truth_of(value: Any, where: Callable[[], Any], holds: bool = True) -> Callable[[], Any]:
+    """Whether a traced operand is true (``holds``) or false at run time, computed only if a check or
+    print needs it: the condition under which eager Python evaluates the operand after it."""
+    return lambda: _truth(value, where) if holds else jnp.logical_not(_truth(value, where))
 
 
 # What the two operands of ``_select`` are, in its errors (a chain ``a < b < c`` is ``a < b and b < c``).

@@ -30,6 +30,7 @@ from jax import lax
 
 from ..errors import ConversionError
 from .locations import caller_location
+from .paths import print_condition
 from .values import any_traced, inside_a_trace, is_traced
 
 _PARSER = string.Formatter()
@@ -241,8 +242,10 @@ def _stream(file: Any) -> Callable[[], Any]:
 
 
 def _write_at_run_time(text: Any, stream: Callable[[], Any], flush: bool) -> None:
-    """Write ``text`` (a str or a DeferredText) when the program runs, in program order."""
-    at_run_time(text, lambda rendered: builtins.print(rendered, end="", file=stream(), flush=flush))
+    """Write ``text`` (a str or a DeferredText) when the program runs, in program order (in a lazy
+    operand of ``and`` / ``or``, only where eager Python evaluates it: :func:`.paths.print_condition`)."""
+    at_run_time(text, lambda rendered: builtins.print(rendered, end="", file=stream(), flush=flush),
+                when=print_condition())
 
 
 def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> None:

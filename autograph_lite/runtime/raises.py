@@ -34,8 +34,9 @@ import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError
 from .locations import caller_location
+from .paths import path_predicate
 from .printing import DeferredText, at_run_time
-from .run_time_checks import caught_by, path_predicate, stage_exception
+from .run_time_checks import caught_by, stage_exception
 from .session import current
 from .values import any_traced, is_traced, to_predicate
 from .values import ld as checked_read

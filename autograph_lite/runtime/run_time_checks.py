@@ -17,8 +17,8 @@ What the predicate includes. A check inside a staged branch or loop body must fi
 Python would reach it. Under ``jit`` the untaken branch and the iterations after the loop's end never
 run, but under ``vmap`` with a batched condition a ``lax.cond`` runs both branches (as a select) and a
 ``while_loop`` runs its body for lanes that have finished. So the staged statements record, in the
-trace session (:attr:`.session.TraceSession.path`), the condition under which the code they trace
-runs; a check ANDs them all with its own condition.
+trace session (:attr:`.session.TraceSession.path`, :mod:`.paths`), the condition under which the code
+they trace runs; a check ANDs them all with its own condition.
 
 How the caller sees the exception. JAX wraps it in its ``jax.errors.JaxRuntimeError``, whose message
 ends with Python's traceback text of the original: its last frame is the user's line (the check
@@ -44,6 +44,7 @@ import jax.numpy as jnp
 
 from ..errors import ConversionError, Location
 from .locations import caller_location
+from .paths import path_predicate
 from .printing import at_run_time
 from .session import current
 
@@ -83,41 +84,6 @@ def count_staged() -> None:
     """Count a check staged (or one reached through a jitted function whose trace JAX reuses from its
     cache). Without a lock: of two racing increments one may be lost, but the count still changes."""
     _staged_count[0] += 1
-
-
-# --- the path to a check -------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def runs_when(predicate: Callable[[], Any]) -> Iterator[None]:
-    """Around the trace of a staged branch or loop body: its code runs (per lane) when ``predicate()`` holds.
-
-    A function, called only if a check is staged inside: a loop's test is evaluated again only then.
-    """
-    path = current().path
-    path.append(predicate)
-    try:
-        yield
-    finally:
-        path.pop()
-
-
-def path_predicate() -> Any:
-    """The conjunction of the conditions under which the code being traced runs (True outside staged code).
-
-    A condition is evaluated with the path cut before it: a check staged while evaluating it (an index
-    in a ``while`` test) runs under the conditions outside, and does not evaluate this one again.
-    """
-    path = current().path
-    holds: Any = True
-    for depth in range(len(path)):
-        inner = path[depth:]
-        del path[depth:]
-        try:
-            holds = jnp.logical_and(holds, inner[0]())
-        finally:
-            path.extend(inner)
-    return holds
 
 
 # --- handlers that would catch a check ------------------------------------------------------------

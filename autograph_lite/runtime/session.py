@@ -67,8 +67,12 @@ class TraceSession:
 
     path: list[Callable[[], Any]] = dataclasses.field(default_factory=list)
     """Per staged branch or loop body being traced, outermost first, the condition under which its code
-    runs (:mod:`.run_time_checks`): a run-time check there ANDs them, so that under ``vmap`` it fires
+    runs (:mod:`.paths`): a run-time check there ANDs them, so that under ``vmap`` it fires
     only for the lanes that eager Python would take there."""
+
+    skippable: int = 0
+    """How many lazy operands of ``and`` / ``or`` evaluated after a traced one enclose the code being
+    traced (:mod:`.paths`): a ``print`` there waits for the path's condition."""
 
     handlers: list[Handlers] = dataclasses.field(default_factory=list)
     """The ``try`` statements with ``except`` clauses running now, innermost last (:mod:`.run_time_checks`):

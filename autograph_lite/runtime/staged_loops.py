@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..errors import Location
-from . import appends, run_time_checks
+from . import appends, paths
 from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, staged_cond
@@ -248,7 +248,7 @@ def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
     values = carry.split.rebuild(arrays)
     appends.carry_entered(values, carry.entry)
     try:
-        with run_time_checks.runs_when(runs or (lambda: True)):
+        with paths.runs_when(runs or (lambda: True)):
             returned = body(*values)
     except PathRaises:
         return list(arrays)

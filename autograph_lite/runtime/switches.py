@@ -37,8 +37,8 @@ from .conditionals import if_stmt, refuse_effect, run_on_copies, strongly_typed_
 from .locations import location_of
 from .logic import or_
 from .narrow_numbers import cast_loses_value
+from .paths import runs_when
 from .raises import PathRaises
-from .run_time_checks import runs_when
 from .values import Split, Undefined, is_traced, zeros_like_value
 from .weak_types import cast_as_eager
 
