@@ -27,6 +27,7 @@ from .runtime.calls import Calls
 from .runtime.effects import changes_random_state, registers_with_parent
 from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
+from .runtime.library_mutators import is_mutator
 
 _lock = threading.RLock()
 _compiled: dict[tuple[types.CodeType, int], codegen.CompiledCode] = {}
@@ -301,8 +302,9 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
 def _needs_runtime(value: Any) -> bool:
     """Builtins with a traced meaning (``min``, ``range``, ``print``, ``next``, ...) always go through
     ``_ag.call``, and so do draws from a random number generator (``np.random.normal``, a method of
-    NumPy's hidden global one), which the runtime refuses inside staged code."""
-    if changes_random_state(value):
+    NumPy's hidden global one) and the library functions that mutate an argument (``heapq.heappush``,
+    ``np.copyto``: runtime.library_mutators), which the runtime refuses inside staged code."""
+    if changes_random_state(value) or is_mutator(value):
         return True
     try:
         return value in TRACED_BUILTINS or open_builtin(value) is not None

@@ -5,7 +5,11 @@ list (``del POOL[-1]``), the same one level deeper in a module-level list of lis
 ``del GRID[0][-1]``), a method or helper that changes an attribute of a module-level object
 (``self.count += 1`` on ``TALLY``, ``TALLY.count += 2``, ``setattr(TALLY, 'count', ...)``), ``+=`` on
 a module-level list passed to a helper (``grow(BAG)``) and on a module-level NumPy array
-(``fill_up(TANK)``), a property setter that logs to a module-level
+(``fill_up(TANK)``), the same through a local alias of the module-level container (``xs = BAG; xs += [0]``,
+``tank = TANK; tank += 1``, ``xs = POOL; xs[0] += 1``, ``rows = [GRID[0]]; rows[0][1] += 1``), a library
+function that mutates a module-level container (``heapq.heappush(HEAP, 1)``, ``bisect.insort(BAG, 2)``,
+``operator.setitem(COUNTER, 0, ...)``, ``list.append(BAG, 0)``, ``np.copyto(TANK, ...)``,
+``np.add(TANK, 1, out=TANK)``), a property setter that logs to a module-level
 list (on a new object: ``metered(3)``), ``next``
 on an iterator from before the loop, a draw from a NumPy ``Generator``: each changes state that
 outlives the statement, and
@@ -21,6 +25,7 @@ state. ``next`` takes a default (``next(steps, 0)``), so an exhausted iterator n
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
 from program_model import E, Scope
 
 COUNTER_BOUND = 4  # tick() is COUNTER[0] % 5
@@ -51,6 +56,22 @@ MODULE_PARTS = {
              "        return self._v\n\n    @v.setter\n    def v(self, value):\n        METER_LOG[0] += 1\n"
              "        self._v = value",
     "metered": "def metered(k):\n    meter = Meter()\n    meter.v = k\n    return (meter.v + METER_LOG[0]) % 5",
+    # Through a local alias of a module-level container (feature helper_effects, mutators through aliases).
+    "alias_grow": "def alias_grow():\n    xs = BAG\n    xs += [0]\n    return len(xs) % 5",
+    "alias_fill": "def alias_fill():\n    tank = TANK\n    tank += 1\n    return int(tank[0]) % 5",
+    "alias_store": "def alias_store():\n    xs = POOL\n    xs[0] += 1\n    return xs[0] % 5",
+    "alias_rows": "def alias_rows():\n    rows = [GRID[0]]\n    rows[0][1] += 1\n    return rows[0][1] % 5",
+    # Through a library function that mutates its argument.
+    "heapq": "import heapq",
+    "bisect": "import bisect",
+    "operator": "import operator",
+    "HEAP": "HEAP = []",
+    "heap_push": "def heap_push():\n    heapq.heappush(HEAP, 1)\n    return len(HEAP) % 5",
+    "insort_bag": "def insort_bag():\n    bisect.insort(BAG, 2)\n    return len(BAG) % 5",
+    "set_counter": "def set_counter():\n    operator.setitem(COUNTER, 0, COUNTER[0] + 1)\n    return COUNTER[0] % 5",
+    "append_bag": "def append_bag():\n    list.append(BAG, 0)\n    return len(BAG) % 5",
+    "copy_tank": "def copy_tank():\n    np.copyto(TANK, TANK + 1)\n    return int(TANK[0]) % 5",
+    "add_tank": "def add_tank():\n    np.add(TANK, 1, out=TANK)\n    return int(TANK[0]) % 5",
 }
 # What f must run first for each kind of leaf, before any leaf can be drawn.
 ENTRIES = {
@@ -64,6 +85,7 @@ ENTRIES = {
     "bag": "BAG[:] = []",
     "meter": "METER_LOG[0] = 0",
     "tank": "TANK[:] = 0",
+    "heap": "HEAP[:] = []",
 }
 
 
@@ -82,6 +104,7 @@ class HelperEffects:
             options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
             options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf,
                         self.fill_up_leaf, self.item_tick_leaf]
+            options += [self.alias_leaf, self.library_mutator_leaf]
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -134,6 +157,26 @@ class HelperEffects:
     def metered_leaf(self) -> E:
         self.hidden_state("meter", "METER_LOG", "Meter", "metered")
         return E("metered(3)", COUNTER_BOUND, False)
+
+    def alias_leaf(self) -> E:
+        """A helper that mutates a module-level list, NumPy array or nested list through a local alias."""
+        helper, kind, parts = self.draw(st.sampled_from([
+            ("alias_grow", "bag", ("BAG",)), ("alias_fill", "tank", ("numpy", "TANK")),
+            ("alias_store", "pool", ("POOL",)), ("alias_rows", "grid", ("GRID",)),
+        ]))
+        self.hidden_state(kind, *parts, helper)
+        return E(f"{helper}()", COUNTER_BOUND, False)
+
+    def library_mutator_leaf(self) -> E:
+        """A helper that mutates a module-level container through a library function (heapq, bisect,
+        operator, an unbound list method, np.copyto, a ufunc's out=)."""
+        helper, kind, parts = self.draw(st.sampled_from([
+            ("heap_push", "heap", ("heapq", "HEAP")), ("insort_bag", "bag", ("bisect", "BAG")),
+            ("set_counter", "counter", ("operator", "COUNTER")), ("append_bag", "bag", ("BAG",)),
+            ("copy_tank", "tank", ("numpy", "TANK")), ("add_tank", "tank", ("numpy", "TANK")),
+        ]))
+        self.hidden_state(kind, *parts, helper)
+        return E(f"{helper}()", COUNTER_BOUND, False)
 
     def next_leaf(self) -> E:
         self.hidden_state("iterator", "STEPS")

@@ -21,6 +21,7 @@ from . import (
     calls,
     conditionals,
     early_exits,
+    fresh_values,
     fstrings,
     item_updates,
     list_appends,
@@ -77,6 +78,9 @@ PASS_ORDER: tuple[tuple[Pass, str], ...] = (
     (attribute_stores.transform, "next to the item updates, for the same reason as their checks: before the calls "
                                  "pass, which must leave the check alone, and before the statement passes, which "
                                  "move the statement into helpers"),
+    (fresh_values.transform, "right after the attribute stores, whose in-place checks it marks where a local name "
+                             "may hold a container from outside the function; it reads the item updates' "
+                             "rebindings (x = _ag.setitem(x, ...)) as handing x back"),
     (list_appends.transform, "before the calls pass, which would make `ys.append(v)` a call through `_ag.call`"),
     (fstrings.transform, "before the logical-expression and statement passes: it enters neither lambdas nor "
                          "functions, and they move code into both"),

@@ -5,6 +5,10 @@ through a module attribute or a global name (``jnp.sin(x)``, ``lax.cond(...)``, 
 class (constructors are not converted). The decision comes from the conversion layer as a predicate
 over dotted names, so this pass stays pure AST work. Names bound in the function (or in an enclosing
 converted function) are looked up at run time, since their values are unknown here.
+
+A library call given ``out=`` (``np.add(a, 1, out=BUF)``) writes into that array: it goes through
+``_ag.call`` too, whose effect checks see the array it would change (``runtime.library_mutators``).
+The conversion layer's predicate sends the library functions that mutate an argument there already.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ class _Calls(ExpressionTransformer):
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
-        if self._keep(node.func):
+        if self._keep(node.func) and not _writes_out(node):
             return node
         return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
 
@@ -63,3 +67,9 @@ class _Calls(ExpressionTransformer):
         if path[0] == RUNTIME:
             return True
         return path[0] not in self.local_names and self.leave_as_is(path)
+
+
+def _writes_out(call: gast.Call) -> bool:
+    """Whether ``call`` passes ``out=`` to a callee other than the runtime's (a NumPy ufunc writes it)."""
+    path = dotted_name(call.func)
+    return (path is None or path[0] != RUNTIME) and any(keyword.arg == "out" for keyword in call.keywords)

@@ -24,8 +24,11 @@ too. Both are read lazily, only inside staged code, so Python's order of evaluat
     GRID[0][1] += 1  ->  _ag.check_nested_item_assignment(lambda: GRID, lambda: GRID[0], 'GRID[0]'); GRID[0][1] += 1
 
 A local list of lists built inside the staged code (``rows = [[0.0]]; rows[0][0] = x``) stays
-allowed by its root (``runtime.effects``). A container read off anything else (``make()[0] = v``) is
-left without a check.
+allowed by its root (``runtime.effects``), where the function builds every container on the way from
+the root to the one the store changes (``passes.fresh_values``): ``rows = [GRID[0]]; rows[0][1] += 1``
+changes ``GRID[0]``, so its check gets ``items_only=False`` and asks of ``rows[0]`` itself, as it does of
+a root that is a closure variable. A container read off anything else (``make()[0] = v``) is left
+without a check.
 
 A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
 seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
@@ -45,6 +48,7 @@ from ..analysis.lost_updates import UpdateFacts, lost_update_candidates, updated
 from . import nodes
 from .calls import dotted_name
 from .facts import ScopeFacts
+from .fresh_values import fresh_depths
 from .statements import BlockTransformer
 
 AUGMENTED = {
@@ -60,8 +64,34 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     would make it a local."""
     if isinstance(function, gast.FunctionDef) and _assigns_items(function):
         checks = lost_update_candidates(function, facts.parameters, facts.names)
-        _ItemUpdates(facts.own_names, checks, function.name).visit(function)
+        roots = _Roots(function, facts.parameters, facts.own_names, facts.enclosing_names)
+        _ItemUpdates(facts.own_names, checks, function.name, roots).visit(function)
     return facts
+
+
+class _Roots:
+    """Whether a local root's freshness reaches the container a nested store changes (see above)."""
+
+    def __init__(self, function: gast.FunctionDef, parameters: frozenset[str], own_names: frozenset[str],
+                 enclosing_names: frozenset[str]) -> None:
+        self.function = function
+        self.parameters = parameters
+        self.own_names = own_names
+        self.enclosing_names = enclosing_names
+        self.depths: dict[str, int] | None = None  # found at the first nested store into a local root
+
+    def reach(self, root: tuple[str, ...], levels: int) -> bool:
+        """Whether the root's privacy may vouch for the container ``levels`` subscripts below it: a
+        parameter's, a global's or an attribute chain's as before (a staged body's copy of it), a local
+        name's only where the function builds it new that deep; an enclosing function's variable's
+        never (built there, it may hold anything)."""
+        if len(root) > 1 or root[0] in self.parameters:
+            return True
+        if root[0] not in self.own_names:
+            return root[0] not in self.enclosing_names
+        if self.depths is None:
+            self.depths = fresh_depths(self.function)
+        return self.depths.get(root[0], 0) > levels
 
 
 def _assigns_items(function: gast.FunctionDef) -> bool:
@@ -82,10 +112,12 @@ def _assigns_items(function: gast.FunctionDef) -> bool:
 
 
 class _ItemUpdates(BlockTransformer):
-    def __init__(self, local_names: frozenset[str], checks: dict[gast.AST, UpdateFacts], function_name: str) -> None:
+    def __init__(self, local_names: frozenset[str], checks: dict[gast.AST, UpdateFacts], function_name: str,
+                 roots: _Roots) -> None:
         self.local_names = local_names
         self.checks = checks
         self.function_name = function_name
+        self.roots = roots
         self.depth = 0
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.AST:
@@ -103,17 +135,17 @@ class _ItemUpdates(BlockTransformer):
 
     def visit_Assign(self, node: gast.Assign) -> gast.stmt | list[gast.stmt]:
         if updated_name(node) not in self.local_names:
-            return _checked_in_place(node, node.targets)
+            return _checked_in_place(node, node.targets, self.roots)
         return self._rebind(node, node.targets[0], node.value, None)
 
     def visit_Delete(self, node: gast.Delete) -> gast.stmt | list[gast.stmt]:
         """``del x[i]`` changes the container in place, whichever name holds it: checked like a store
         into an outer container (a JAX array, which has no item deletion, raises JAX's own error)."""
-        return _checked_in_place(node, node.targets)
+        return _checked_in_place(node, node.targets, self.roots)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt | list[gast.stmt]:
         if updated_name(node) not in self.local_names:
-            return _checked_in_place(node, [node.target])
+            return _checked_in_place(node, [node.target], self.roots)
         return self._rebind(node, node.target, node.value, AUGMENTED[type(node.op)])
 
     def _rebind(self, node: gast.stmt, target: gast.Subscript, value: gast.expr, operator: str | None) -> gast.stmt:
@@ -141,20 +173,20 @@ class _ItemUpdates(BlockTransformer):
         return keywords
 
 
-def _checked_in_place(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | list[gast.stmt]:
+def _checked_in_place(node: gast.stmt, targets: list[gast.expr], roots: _Roots) -> gast.stmt | list[gast.stmt]:
     """``node`` as written, after a check of each container whose item it assigns in place."""
     checks = []
     for target in targets:
         for store in walk(target):
             if not (isinstance(store, gast.Subscript) and isinstance(store.ctx, (gast.Store, gast.Del))):
                 continue
-            check = _container_check(store.value, isinstance(store.ctx, gast.Del), node.lineno)
+            check = _container_check(store.value, isinstance(store.ctx, gast.Del), node.lineno, roots)
             if check is not None:
                 checks.append(nodes.expression_statement(check, node.lineno))
     return [*checks, node] if checks else node
 
 
-def _container_check(container: gast.expr, deletes: bool, line: int) -> gast.Call | None:
+def _container_check(container: gast.expr, deletes: bool, line: int, roots: _Roots) -> gast.Call | None:
     """The check of ``container`` before an item of it is assigned or deleted in place, if it has a root."""
     path = dotted_name(container)
     if path is not None:
@@ -164,9 +196,10 @@ def _container_check(container: gast.expr, deletes: bool, line: int) -> gast.Cal
         if deletes:
             arguments.append(nodes.constant(True, line))  # deletes: worded as a deletion
         return nodes.runtime_call("check_item_assignment", arguments, line)
-    root, items_only = _root_of(container)
+    root, items_only, levels = _root_of(container)
     if root is None:
         return None
+    items_only = items_only and roots.reach(root, levels)
     read_again = nodes.lazy(copy.deepcopy(container)) if harmless_to_read_again(container) else None
     arguments = [nodes.lazy(nodes.dotted_read(root, line)), read_again or nodes.constant(None, line),
                  nodes.constant(gast.unparse(container), line)]
@@ -176,14 +209,16 @@ def _container_check(container: gast.expr, deletes: bool, line: int) -> gast.Cal
     return nodes.runtime_call("check_nested_item_assignment", arguments, line, keywords)
 
 
-def _root_of(container: gast.expr) -> tuple[tuple[str, ...] | None, bool]:
+def _root_of(container: gast.expr) -> tuple[tuple[str, ...] | None, bool, int]:
     """The name or attribute chain under ``container``'s subscripts (``GRID`` for ``GRID[0]``,
-    ``self.rows`` for ``self.rows[i][j]``), and whether only items lead from it to the container."""
-    items_only = True
+    ``self.rows`` for ``self.rows[i][j]``), whether only items lead from it to the container, and
+    how many subscripts."""
+    items_only, levels = True, 0
     while isinstance(container, (gast.Subscript, gast.Attribute)) and dotted_name(container) is None:
         items_only = items_only and isinstance(container, gast.Subscript)
+        levels += isinstance(container, gast.Subscript)
         container = container.value
-    return dotted_name(container), items_only
+    return dotted_name(container), items_only, levels
 
 
 def harmless_to_read_again(container: gast.expr) -> bool:

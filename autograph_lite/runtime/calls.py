@@ -48,7 +48,7 @@ class Calls:
         self.convert_argument = convert_argument  # any callable: the user's converted, the rest as is
 
     def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
-        effects.check_call(function)
+        effects.check_call(function, args, kwargs)
         if function_arguments.takes_functions(function):
             args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
         if isinstance(function, type):

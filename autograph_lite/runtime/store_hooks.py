@@ -27,12 +27,14 @@ def _is_users(function: Any) -> TypeGuard[types.FunctionType]:
     return isinstance(function, types.FunctionType) and not callees.is_library_function(function)
 
 
-def attribute_hook(owner: Any, attribute: str) -> str | None:
+def attribute_hook(owner: Any, attribute: str, through_object: bool = False) -> str | None:
     """The user's code that storing or deleting ``owner.attribute`` runs: a ``__setattr__`` /
     ``__delattr__`` of the class's, a property's setter or deleter, a data descriptor's ``__set__`` /
-    ``__delete__``. Both kinds are looked for: the check does not know whether the store deletes."""
+    ``__delete__``. Both kinds are looked for: the check does not know whether the store deletes.
+    ``through_object``: the store is ``object.__setattr__(owner, ...)``, which bypasses the class's own
+    ``__setattr__`` (a frozen class's ``__init__`` stores so), but not a descriptor."""
     owner_type = type(owner)
-    hook = user_hook(owner_type, "__setattr__") or user_hook(owner_type, "__delattr__")
+    hook = None if through_object else user_hook(owner_type, "__setattr__") or user_hook(owner_type, "__delattr__")
     if hook is not None:
         return hook
     for klass in owner_type.__mro__:
