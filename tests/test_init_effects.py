@@ -270,3 +270,67 @@ def sums_celsius(x, n):
 def test_a_class_whose_stores_run_a_setter_is_made_as_it_was_in_staged_code():
     """Its __init__ runs as written: converted, the setter it runs would be refused in staged code."""
     assert float(autograph_lite.jit(sums_celsius)(jnp.float32(1.0), jnp.int32(3))) == sums_celsius(1.0, 3)
+
+
+class Bag:
+    def __init__(self, k, **options):
+        self.items = []  # a display stored into an attribute: the new object's own list
+        self.items.append(k)
+        self.cache = {}
+        self.cache["k"] = k
+        self.scale = options.pop("scale", 1.0)  # **options: a new dict on every call
+        self.__dict__.update(options)  # the new object's own namespace
+
+
+def sums_bags(x, n):
+    for i in range(n):
+        bag = Bag(x, scale=2.0, shift=1.0)
+        x = bag.items[0] * bag.scale + bag.cache["k"] + bag.shift
+    return x
+
+
+def test_what_an_init_builds_and_changes_is_the_new_objects_own():
+    """Converted, these stores and calls were refused in a staged loop (they changed a list, a dict
+    and a namespace from outside the staged code, as far as the checks could tell)."""
+    expected = sums_bags(jnp.float32(1.0), 3)
+    assert float(autograph_lite.jit(sums_bags)(jnp.float32(1.0), jnp.int32(3))) == float(expected)
+    assert "while" in primitives(autograph_lite.convert(sums_bags), jnp.float32(1.0), jnp.int32(3))
+
+
+OUTSIDE = [0.0]
+
+
+class Borrower:
+    def __init__(self, k):
+        self.items = OUTSIDE  # not a display: the module's list
+        self.items.append(k)
+
+
+def borrows(x, n):
+    for i in range(n):
+        x = x + len(Borrower(x).items)
+    return x
+
+
+def test_a_list_from_outside_stored_into_a_new_object_is_still_refused():
+    error = conversion_error(borrows, jnp.float32(1.0), jnp.int32(3))
+    assert error.startswith(f"{where(Borrower.__init__, 'self.items.append(k)')}: ")
+
+
+class CountedThroughType:
+    made = 0
+
+    def __init__(self, k):
+        type(self).made += 1  # a class attribute bumped through the instance's class
+        self.k = k
+
+
+def counted_through_type_loop(x):
+    CountedThroughType.made = 0
+    for i in range(3):
+        x = CountedThroughType(x).k + 1.0
+    return x + CountedThroughType.made
+
+
+def test_a_class_attribute_bumped_through_type_of_self_is_checked():
+    assert_equivalent(counted_through_type_loop, jnp.float32(1.0))

@@ -39,6 +39,7 @@ from .facts import ScopeFacts
 from .item_updates import AUGMENTED, harmless_to_read_again
 
 _STORES = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)
+_DISPLAYS = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp, gast.SetComp)
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -68,10 +69,20 @@ def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
                 _check_block(nested, names)
         if isinstance(statement, _STORES):
             checked += _checks(statement)
+            _note_new_container(statement)
         if isinstance(statement, gast.AugAssign):
             checked += _in_place_check(statement, names)
         checked.append(statement)
     block[:] = checked
+
+
+def _note_new_container(statement: gast.stmt) -> None:
+    """``self.items = []`` -> ``self.items = _ag.fresh([])``: a display (or comprehension) stored into
+    an attribute is the new container of an object the staged code may change (the store's check has
+    refused any other owner), so its later ``self.items.append(x)`` changes the trace's own list."""
+    if (isinstance(statement, gast.Assign) and isinstance(statement.value, _DISPLAYS)
+            and any(isinstance(target, gast.Attribute) for target in statement.targets)):
+        statement.value = nodes.runtime_call("fresh", [statement.value], statement.lineno)
 
 
 def _in_place_check(statement: gast.AugAssign, names: _InPlace) -> list[gast.stmt]:

@@ -223,14 +223,21 @@ def _root_of(container: gast.expr) -> tuple[tuple[str, ...] | None, bool, int]:
 
 def harmless_to_read_again(container: gast.expr) -> bool:
     """Whether reading ``container`` a second time gives the same object and changes nothing: a chain of
-    attributes and of subscripts by names and constants (``-1`` included)."""
+    attributes and of subscripts by names and constants (``-1`` included), from a name or from the
+    class of a name (``type(self).count``, a class attribute bumped through an instance)."""
     while isinstance(container, (gast.Subscript, gast.Attribute)):
         if isinstance(container, gast.Subscript):
             indices = container.slice.elts if isinstance(container.slice, gast.Tuple) else [container.slice]
             if not all(_harmless_index(index) for index in indices):
                 return False
         container = container.value
-    return isinstance(container, gast.Name)
+    return isinstance(container, gast.Name) or _class_of_a_name(container)
+
+
+def _class_of_a_name(node: gast.expr) -> bool:
+    """``type(x)`` of a name, with nothing else passed."""
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == "type"
+            and len(node.args) == 1 and isinstance(node.args[0], gast.Name) and not node.keywords)
 
 
 def _harmless_index(index: gast.expr) -> bool:

@@ -55,6 +55,7 @@ class Operators:
     check_nested_item_assignment = staticmethod(effects.check_nested_item_assignment)
     check_in_place_operator = staticmethod(effects.check_in_place_operator)
     check_attribute_assignment = staticmethod(effects.check_attribute_assignment)
+    fresh = staticmethod(appends.fresh)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
     raise_ = staticmethod(raises.raise_)

@@ -117,6 +117,17 @@ def in_trial() -> bool:
     return any(context.trial for context in current().staged)
 
 
+def fresh(container: Any) -> Any:
+    """``container``, a display stored into an attribute (``self.items = []``), noted as made by the
+    innermost staged trace, as :func:`.freshness.created_inside` proves a local display made: the
+    store's own check (``check_attribute_assignment``, before it) has refused an owner the trace did
+    not make, so only the trace's own object holds the new container."""
+    context = _innermost(current())
+    if context is not None:
+        context.made.append(container)
+    return container
+
+
 def carry_entered(values: Sequence[Any], entry: Sequence[Any]) -> None:
     """Note, in the innermost staged trace, that each of ``values`` stands for its ``entry`` value."""
     context = _innermost(current())

@@ -82,10 +82,10 @@ class Calls:
         init = _convertible_init(cls)
         if init is None:
             made = cls(*args, **kwargs)
-            effects.note_made(made)  # inside staged code, the new instance is that code's own
+            _note_made_with_namespace(made)  # inside staged code, the new instance is that code's own
             return made
         made = object.__new__(cls)  # cls.__new__ is object.__new__ (_convertible_init)
-        effects.note_made(made)
+        _note_made_with_namespace(made)
         returned = self._call_function(init, (made, *args), kwargs)
         if returned is not None:
             _RETURNS_ITS_ARGUMENT(returned)  # raises the TypeError that type.__call__ raises, word for word
@@ -126,6 +126,15 @@ class Calls:
             session.call_depths[(self, function.__code__)] = depth - 1
         else:
             del session.call_depths[(self, function.__code__)]
+
+
+def _note_made_with_namespace(made: Any) -> None:
+    """Note a new instance as the staged code's own, and its ``__dict__`` with it (``vars(self)`` /
+    ``self.__dict__.update(kw)`` in its ``__init__`` changes only the new object)."""
+    effects.note_made(made)
+    namespace = getattr(made, "__dict__", None)
+    if type(namespace) is dict:
+        effects.note_made(namespace)
 
 
 def _convertible_init(cls: type) -> types.FunctionType | None:
