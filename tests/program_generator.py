@@ -55,8 +55,8 @@ from program_deletes import Deletes
 from program_exit_nests import ExitNests
 from program_expressions import Expressions
 from program_helper_effects import HelperEffects
-from program_init_effects import InitEffects
 from program_indexing import Indexing
+from program_init_effects import InitEffects
 from program_jax_refusals import JaxRefusals
 from program_loop_carries import LoopCarries
 from program_loops import Loops
