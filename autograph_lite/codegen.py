@@ -19,9 +19,9 @@ import types
 from typing import Any, TypeVar, cast
 
 import gast
-from gast.ast3 import GAstToAst3
 
 from .dispatch import DispatchByClass
+from .gast_translation import into_python, to_python
 from .generated_names import PREFIX, RUNTIME
 from .runtime import jax_errors
 from .source import ParsedFunction
@@ -43,15 +43,9 @@ class CompiledCode:
     code: types.CodeType
 
 
-class _ToPython(DispatchByClass, GAstToAst3):
-    """gast's own translation to Python's ``ast``, with its method lookup done once per class: it
-    visits every node of every rewritten function (tests/test_fast_equivalents.py checks that it gives
-    what ``gast.gast_to_ast`` gives)."""
-
-
 def to_python_ast(node: gast.AST) -> ast.AST:
-    """``gast.gast_to_ast(node)``."""
-    return _ToPython().visit(node)
+    """``gast.gast_to_ast(node)`` (``gast_translation``)."""
+    return to_python(node)
 
 
 def source_of(rewritten: gast.AST) -> str:
@@ -60,7 +54,9 @@ def source_of(rewritten: gast.AST) -> str:
 
 
 def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: types.FunctionType) -> CompiledCode:
-    function = to_python_ast(rewritten)
+    """The code of ``rewritten``, which becomes the compiled ``ast``: its nodes are reused, not copied
+    (``gast_translation.into_python``), so nothing may read it after."""
+    function = into_python(rewritten)
     class_context = _ClassContext(original)
     if class_context.needed():
         class_context.visit(function)

@@ -1,8 +1,7 @@
 """The visitors' method lookup, done once per class of node instead of once per node.
 
 ``ast.NodeVisitor.visit`` builds the name ``visit_<class>`` and looks it up on the visitor for every
-node it visits; the passes visit thousands of nodes per conversion, of a few dozen classes, and gast's
-translators between ``ast`` and gast (``source``, ``codegen``) visit every node of every function.
+node it visits; the passes visit thousands of nodes per conversion, of a few dozen classes.
 """
 
 from __future__ import annotations
@@ -38,6 +37,6 @@ class DispatchByClass(gast.NodeVisitor):
 # ``ast.NodeVisitor.visit_Constant`` calls a ``visit_Num`` / ``visit_Str`` / ... method of the visitor (the
 # node classes before Python 3.8) if it has one, else ``generic_visit``: a failed attribute lookup, an
 # exception caught, on every constant of every tree that a visitor without its own ``visit_Constant``
-# (gast's translators) walks.
+# walks.
 _CONSTANT_SHIM = getattr(gast.NodeVisitor, "visit_Constant", None)
 _OLD_CONSTANT_METHODS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant", "visit_Ellipsis")

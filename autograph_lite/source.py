@@ -15,10 +15,9 @@ import re
 import types
 
 import gast
-from gast.ast3 import Ast3ToGAst
 
-from .dispatch import DispatchByClass
 from .errors import Location, SourceUnavailableError, UnsupportedSyntaxError
+from .gast_translation import to_gast
 
 # Indented source (a method, a nested def) is parsed inside this one-line header, so that the text is
 # never dedented by hand: dedenting can change the value of a multi-line string literal.
@@ -155,18 +154,19 @@ def _parse_indented(lines: list[str], first_line: int) -> gast.Module:
     return _gast_parse("\n" * (first_line - 1) + "".join(lines))
 
 
-class _ToGast(DispatchByClass, Ast3ToGAst):
-    """gast's own translation from Python's ``ast``, with its method lookup done once per class: it
-    visits every node of every function converted (tests/test_fast_equivalents.py checks that it gives
-    what ``gast.parse`` gives)."""
-
-
 def _gast_parse(text: str) -> gast.Module:
-    """``gast.parse(text)``, which is ``ast.parse`` and gast's translation."""
-    return _ToGast().visit(ast.parse(text))
+    """``gast.parse(text)``, which is ``ast.parse`` and gast's translation (``gast_translation``)."""
+    return to_gast(ast.parse(text))
 
 
 def _find_def(module: gast.Module) -> gast.AST | None:
+    """The first definition breadth first. That is the block's one statement (or the one inside the
+    indentation header) when it is a definition, as it is unless the file changed: no walk then."""
+    first = module.body[0] if len(module.body) == 1 else None
+    if isinstance(first, gast.If) and first.body:
+        first = first.body[0]  # the header's test is a constant, visited first and no definition
+    if isinstance(first, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        return first
     for node in gast.walk(module):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             return node

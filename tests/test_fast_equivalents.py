@@ -1,20 +1,28 @@
 """Conversion's faster stand-ins for gast's own functions must give exactly what gast's give: the
-translators between Python's ``ast`` and gast (``source._gast_parse``, ``codegen.to_python_ast``: gast's
-with the method lookup done once per node class, ``autograph_lite.dispatch``), positions included, and
-the tree walks (``analysis.blocks.walk`` / ``child_nodes``: gast's, the same nodes in the same order)."""
+translators between Python's ``ast`` and gast (``autograph_lite.gast_translation``: ``to_gast`` and
+``into_python`` reuse the nodes of the tree they are given, ``to_python`` copies them), node for node
+and field for field, positions included; the tree walks (``analysis.blocks``: gast's walks, the same
+nodes in the same order; ``statements_within``, the same statements as through ``blocks_of``); the
+search for the parsed definition; the node builders of ``passes.nodes`` (gast's constructors); and
+the rewrite where the search for placeholders is skipped."""
 
 from __future__ import annotations
 
 import ast
 import pathlib
+import types
 import warnings
+from collections.abc import Iterator
 
 import gast
 import pytest
 
-from autograph_lite import codegen, conversion, source
-from autograph_lite.analysis.blocks import child_nodes, walk
+from autograph_lite import codegen, conversion, gast_translation, passes, source
+from autograph_lite.analysis.assigned_before_read import assigned_before_every_read
+from autograph_lite.analysis.blocks import SCOPES, blocks_of, child_nodes, statements_within, walk
 from autograph_lite.dispatch import DispatchByClass
+from autograph_lite.passes import nodes
+from autograph_lite.passes.facts import ScopeFacts
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The package, the benchmark programs, the examples and the test programs: every statement and
@@ -25,30 +33,195 @@ CORPUS = sorted(
 )
 
 
+def assert_same_tree(actual: object, expected: object, path: str = "tree") -> None:
+    """The same classes, the same instance dicts (every field and position, as a mapping: the order
+    in which a node's keys were set is no part of it) and the same values, all the way down; a
+    context or operator may be a shared instance where gast makes a new one."""
+    assert type(actual) is type(expected), f"{path}: {type(actual).__name__} != {type(expected).__name__}"
+    if isinstance(expected, list):
+        assert len(actual) == len(expected), path
+        for index, (a, e) in enumerate(zip(actual, expected)):
+            assert_same_tree(a, e, f"{path}[{index}]")
+    elif isinstance(expected, ast.AST):
+        assert vars(actual).keys() == vars(expected).keys(), f"{path}: {sorted(vars(actual))} != {sorted(vars(expected))}"
+        for key, value in vars(expected).items():
+            assert_same_tree(vars(actual)[key], value, f"{path}.{key}")
+    else:
+        assert actual == expected or (actual != actual and expected != expected), f"{path}: {actual!r} != {expected!r}"
+
+
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_translations_are_gasts_own(path):
     text = path.read_text()
     expected = gast.parse(text)
     translated = source._gast_parse(text)
+    assert_same_tree(translated, expected)
     assert gast.dump(translated, include_attributes=True) == gast.dump(expected, include_attributes=True)
-    assert ast.dump(codegen.to_python_ast(translated), include_attributes=True) == ast.dump(
-        gast.gast_to_ast(expected), include_attributes=True
-    )
+    expected_python = gast.gast_to_ast(expected)
+    assert_same_tree(codegen.to_python_ast(translated), expected_python)
+    assert_same_tree(translated, expected)  # the copying translation left its tree as it was
+    assert_same_tree(gast_translation.into_python(translated), expected_python)
     assert [id(node) for node in walk(expected)] == [id(node) for node in gast.walk(expected)]
     assert all(child_nodes(node) == list(gast.iter_child_nodes(node)) for node in gast.walk(expected))
 
 
-def test_rewritten_trees_translate_as_gast_translates_them():
-    """A rewritten tree holds generated nodes (shared contexts, helpers): same translation."""
-    from bench.programs import PROGRAMS, natural
+def test_the_parsers_shared_contexts_and_operators_are_never_changed():
+    """CPython's parser makes one ``Load``, one ``Add``, ... for all its trees: ``to_gast`` reuses the
+    other nodes of the tree it is given, but must leave those alone."""
+    gast_translation.to_gast(ast.parse("x = y + z"))
+    tree = ast.parse("a = b + c")
+    assert type(tree.body[0].value.left.ctx) is ast.Load
+    assert type(tree.body[0].value.op) is ast.Add
+    assert eval(compile(ast.Expression(ast.parse("2 + 3").body[0].value), "<test>", "eval")) == 5
 
-    for program in PROGRAMS:
-        for name in program.functions:
-            function = getattr(natural, name)
-            rewritten = conversion._rewritten(function, source.parse_function(function))
-            assert ast.dump(codegen.to_python_ast(rewritten), include_attributes=True) == ast.dump(
-                gast.gast_to_ast(rewritten), include_attributes=True
-            ), name
+
+def test_a_node_held_at_two_places_translates_as_gast_translates_it():
+    """A rewrite may put one node at two places: translated in place, it is translated once."""
+    shared_name = gast.Name("x", gast.Load(), None, None, lineno=1, col_offset=0, end_lineno=1, end_col_offset=1)
+    shared_sum = gast.BinOp(shared_name, gast.Add(), shared_name, lineno=1, col_offset=0, end_lineno=1, end_col_offset=5)
+    module = gast.Module([gast.Expr(shared_sum, lineno=1, col_offset=0, end_lineno=1, end_col_offset=5),
+                          gast.Expr(shared_sum, lineno=2, col_offset=0, end_lineno=2, end_col_offset=5)], [])
+    expected = gast.gast_to_ast(module)
+    assert_same_tree(gast_translation.into_python(module), expected)
+    assert eval(compile(module, "<test>", "exec"), {"x": 2}) is None  # compiles, as the ast module it now is
+
+
+def test_generated_nodes_without_positions_keep_gasts_translation():
+    """``ast.copy_location``, which gast's ``Name`` and ``Assign`` translations use, copies no start
+    position that is ``None`` but does copy an end that is; a generic node copies both."""
+    name = gast.Name("x", gast.Store(), None, None, lineno=None, col_offset=None, end_lineno=None, end_col_offset=None)
+    value = gast.Constant(1, None, lineno=None, col_offset=None, end_lineno=None, end_col_offset=None)
+    statement = gast.Assign([name], value, None, lineno=3, col_offset=None, end_lineno=3, end_col_offset=None)
+    expected = gast.gast_to_ast(statement)
+    assert_same_tree(gast_translation.to_python(statement), expected)
+    assert_same_tree(gast_translation.into_python(statement), expected)
+
+
+def _corpus_functions() -> Iterator[types.FunctionType]:
+    """Every function of the benchmark programs and the examples, and those nested in them."""
+    from bench.programs import natural
+
+    def nested(code: types.CodeType, namespace: dict) -> Iterator[types.FunctionType]:
+        for constant in code.co_consts:
+            if isinstance(constant, types.CodeType) and not constant.co_name.startswith("<"):
+                cells = tuple(types.CellType() for _ in constant.co_freevars)
+                yield types.FunctionType(constant, namespace, constant.co_name, None, cells)
+                yield from nested(constant, namespace)
+
+    for path in [pathlib.Path(natural.__file__), *ROOT.glob("examples/*.py")]:
+        yield from nested(compile(path.read_text(), str(path), "exec"), {"__name__": path.stem})
+
+
+def test_rewritten_trees_translate_as_gast_translates_them():
+    """A rewritten tree holds generated nodes (shared contexts, helpers): the same translation, by
+    ``to_python`` and, consuming a second rewrite, by ``into_python``."""
+    functions = list(_corpus_functions())
+    assert len(functions) > 40
+    for function in functions:
+        rewritten = conversion._rewritten(function, source.parse_function(function))
+        expected = gast.gast_to_ast(rewritten)
+        assert_same_tree(codegen.to_python_ast(rewritten), expected, function.__qualname__)
+        again = conversion._rewritten(function, source.parse_function(function))
+        assert_same_tree(gast_translation.into_python(again), expected, function.__qualname__)
+
+
+def _returns_inside_with(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+def _returns_inside_try(x):
+    try:
+        return x + 1
+    except TypeError:
+        x = 0
+    return x
+
+
+def _without_control_flow(x, y):
+    z = x * y
+    return z + y
+
+
+def test_the_placeholder_search_is_skipped_only_where_nothing_reads_its_result(monkeypatch):
+    """``find_placeholders`` skips functions with no ``if`` / ``while`` / ``for`` that the early-exit
+    pass cannot give one: the rewrite is the one the search would have given."""
+
+    def always_searched(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
+        if not isinstance(function, gast.FunctionDef):
+            return facts
+        return facts.with_placeholders(facts.placeholders | assigned_before_every_read(function, facts.names))
+
+    functions = [*_corpus_functions(), _returns_inside_with, _returns_inside_try, _without_control_flow]
+    skipping = [codegen.source_of(conversion._rewritten(f, source.parse_function(f))) for f in functions]
+    order = tuple((always_searched if step is passes.find_placeholders else step, why) for step, why in passes.PASS_ORDER)
+    monkeypatch.setattr(passes.run_passes, "__defaults__", (order,))
+    searching = [codegen.source_of(conversion._rewritten(f, source.parse_function(f))) for f in functions]
+    assert skipping == searching
+    assert "_ag.if_stmt" in searching[-2]  # the early-exit pass guards the last `return` with an `if`
+
+
+def test_the_definition_found_without_a_walk_is_the_one_the_walk_finds():
+    texts = [
+        "def f(x):\n    return x\n",
+        "@decorator\ndef f(x):\n    def g():\n        pass\n    return g\n",
+        "    def method(self):\n        return self\n",
+        "async def f():\n    pass\n",
+        "x = lambda: 1\n",
+        "class C:\n    def f(self):\n        pass\n",
+    ]
+    for text in texts:
+        module = source._parse_indented(text.splitlines(keepends=True), 7)
+        walked = next((node for node in gast.walk(module) if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))),
+                      None)
+        assert source._find_def(module) is walked, text
+
+
+def _statements_through_blocks(statements: list) -> Iterator[gast.AST]:
+    """``statements_within`` as it was written before: through ``blocks_of``."""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            for block in blocks_of(node):
+                pending.extend(block)
+
+
+@pytest.mark.parametrize("path", CORPUS[:40], ids=lambda p: str(p.relative_to(ROOT)))
+def test_statements_within_finds_what_blocks_of_finds(path):
+    tree = gast.parse(path.read_text())
+    for node in gast.walk(tree):
+        if isinstance(node, (gast.FunctionDef, gast.Module)):
+            found = [id(n) for n in statements_within(node.body)]
+            assert found == [id(n) for n in _statements_through_blocks(node.body)]
+
+
+def test_node_builders_make_what_gasts_constructors_make():
+    def placed(node: gast.AST, line: int) -> gast.AST:
+        node.lineno = node.end_lineno = line
+        node.col_offset = node.end_col_offset = 0
+        return node
+
+    load, store = gast.Load(), gast.Store()
+    pairs = [
+        (nodes.name("x", 4), placed(gast.Name("x", load, None, None), 4)),
+        (nodes.name("x", 4, store=True), placed(gast.Name("x", store, None, None), 4)),
+        (nodes.constant(2.5, 4), placed(gast.Constant(2.5, None), 4)),
+        (nodes.dotted_read(("self", "a"), 4),
+         placed(gast.Attribute(placed(gast.Name("self", load, None, None), 4), "a", load), 4)),
+        (nodes.names(("a", "b"), 4, store=True),
+         placed(gast.Tuple([placed(gast.Name(n, store, None, None), 4) for n in "ab"], store), 4)),
+        (nodes.runtime_call("if_stmt", [], 4),
+         placed(gast.Call(placed(gast.Attribute(placed(gast.Name("_ag", load, None, None), 4), "if_stmt", load), 4),
+                          [], []), 4)),
+        (nodes.assign("y", nodes.constant(1, 4), 4),
+         placed(gast.Assign([placed(gast.Name("y", store, None, None), 4)], placed(gast.Constant(1, None), 4), None), 4)),
+    ]
+    for built, expected in pairs:
+        assert_same_tree(built, expected)
+        assert ast.dump(gast.gast_to_ast(built), include_attributes=True) == ast.dump(
+            gast.gast_to_ast(expected), include_attributes=True)
 
 
 def test_a_visitor_with_a_pre_3_8_constant_method_still_gets_it():
@@ -67,4 +240,3 @@ def test_a_visitor_with_a_pre_3_8_constant_method_still_gets_it():
         warnings.simplefilter("ignore", DeprecationWarning)
         visitor.visit(ast.parse("x = 1 + 'a' + 2.5"))
     assert visitor.seen == [1, 2.5]
-

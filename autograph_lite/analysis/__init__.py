@@ -18,6 +18,7 @@ from .blocks import statements_within
 from .definitions import Bound, Definitions, surely_assigned
 from .liveness import Liveness
 from .names import ANY_SOURCE, NameScanner, parameter_names
+from .nonempty_loops import nonempty_loops
 
 __all__ = ["NameScanner", "StatementInfo", "analyze", "declared_outer", "surely_assigned"]
 
@@ -55,10 +56,11 @@ def analyze(
     """
     names = names.remembering()
     loop_test_reads = loop_test_reads or {}
+    nonempty = nonempty_loops(function, names)
     liveness = Liveness(names, loop_test_reads)
-    liveness.analyze_function(function)
+    liveness.analyze_function(function, nonempty)
     definitions = Definitions(names)
-    definitions.analyze_function(function, parameter_names(function.args))
+    definitions.analyze_function(function, parameter_names(function.args), nonempty)
     outer_scope = declared_outer(function.body)
 
     table: dict[gast.AST, StatementInfo] = {}

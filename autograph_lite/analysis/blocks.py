@@ -28,10 +28,22 @@ def statements_within(statements: Iterable[gast.AST]) -> Iterator[gast.AST]:
     while pending:
         node = pending.pop()
         yield node
-        # Most statements have no block (an empty tuple of block fields): they are not asked for one.
-        if not isinstance(node, SCOPES) and _BLOCK_FIELDS.get(type(node)) != ():
-            for block in blocks_of(node):
-                pending.extend(block)
+        # Most statements have no block (an empty tuple of block fields); the others' blocks are
+        # found here as ``blocks_of`` finds them, in the same order, without a list of them.
+        fields = _BLOCK_FIELDS.get(type(node))
+        if not fields or isinstance(node, SCOPES):
+            if fields is None and not isinstance(node, SCOPES):
+                for block in blocks_of(node):
+                    pending.extend(block)
+            continue
+        for field in fields:
+            value = getattr(node, field, None)
+            if field in _CLAUSE_FIELDS:
+                for clause in value or ():
+                    if isinstance(clause.body, list):
+                        pending.extend(clause.body)
+            elif isinstance(value, list):
+                pending.extend(value)
 
 
 def child_statements(node: gast.AST) -> Iterator[gast.AST]:

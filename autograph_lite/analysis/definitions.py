@@ -50,8 +50,10 @@ class Definitions:
         self.block(node.body, Bound(entered.surely - deleted, entered.possibly | body_writes))
         return self.block(node.orelse, Bound(skipped.surely - deleted, skipped.possibly | body_writes))
 
-    def analyze_function(self, node: gast.FunctionDef, parameters: set[str]) -> None:
-        self.nonempty = nonempty_loops(node, self.names)
+    def analyze_function(self, node: gast.FunctionDef, parameters: set[str],
+                         nonempty: frozenset[gast.AST] | None = None) -> None:
+        """Analyse ``node``'s body; ``nonempty`` is ``nonempty_loops(node)`` when the caller has it."""
+        self.nonempty = nonempty_loops(node, self.names) if nonempty is None else nonempty
         start = Bound(frozenset(parameters), frozenset(parameters))
         self.block(node.body, start)
 

@@ -36,8 +36,9 @@ class Liveness:
         # The `for` loops that surely run once: what their target held before is never read.
         self.nonempty: frozenset[gast.AST] = frozenset()
 
-    def analyze_function(self, node: gast.FunctionDef) -> None:
-        self.nonempty = nonempty_loops(node, self.names)
+    def analyze_function(self, node: gast.FunctionDef, nonempty: frozenset[gast.AST] | None = None) -> None:
+        """Analyse ``node``'s body; ``nonempty`` is ``nonempty_loops(node)`` when the caller has it."""
+        self.nonempty = nonempty_loops(node, self.names) if nonempty is None else nonempty
         self.block(node.body, frozenset())
 
     def block(self, statements: list[gast.stmt], live_out: frozenset[str]) -> frozenset[str]:

@@ -41,11 +41,20 @@ Pass = Callable[[gast.AST, ScopeFacts], ScopeFacts]
 
 _SCOPES = (gast.FunctionDef, gast.Lambda)
 _CARRYING = (gast.If, gast.While, gast.For)
+_CARRYING_OR_RETURN = (*_CARRYING, gast.Return)
 
 
 def find_placeholders(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
-    """Add the names every read of which finds them assigned (``analysis.assigned_before_read``)."""
-    if not isinstance(function, gast.FunctionDef):
+    """Add the names every read of which finds them assigned (``analysis.assigned_before_read``).
+
+    Only the statement passes read them, for an ``if`` / ``while`` / ``for``, and so does the check of
+    unbound reads, through their analysis: a function without such a statement, now or from the
+    early-exit pass (which makes ``if`` guards only around a ``return`` nested in a block: a ``break`` or
+    ``continue`` needs a loop), needs none, and its search is skipped."""
+    if not isinstance(function, gast.FunctionDef) or not any(
+        not isinstance(statement, gast.Return) and contains([statement], _CARRYING_OR_RETURN)
+        for statement in function.body
+    ):
         return facts
     found = assigned_before_every_read(function, facts.names)
     return facts.with_placeholders(facts.placeholders | found)

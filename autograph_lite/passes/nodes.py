@@ -9,7 +9,9 @@ their own lines. Every node made here has a complete position, so the compiler n
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
+from typing import TypeVar
 
 import gast
 
@@ -21,30 +23,31 @@ def helper_name(what: str, node: gast.AST) -> str:
     return f"{PREFIX}{what}_L{node.lineno}"
 
 
-# Fields are given by position below (gast's constructor takes them faster so), in the order of
-# each class's ``_fields``. A context holds nothing and is never changed in place: one of each serves
-# every node made here, as ``ast.parse`` shares its own.
+# A context holds nothing and is never changed in place: one of each serves every node made here,
+# as ``ast.parse`` shares its own.
 _LOAD, _STORE = gast.Load(), gast.Store()
+_Node = TypeVar("_Node", bound=ast.AST)  # gast's node classes derive from ast's
 
 
 def name(identifier: str, line: int, store: bool = False) -> gast.Name:
-    return _at(gast.Name(identifier, _STORE if store else _LOAD, None, None), line)
+    return _made(gast.Name, {"id": identifier, "ctx": _STORE if store else _LOAD, "annotation": None,
+                             "type_comment": None}, line)
 
 
 def dotted_read(path: tuple[str, ...], line: int) -> gast.expr:
     """The name chain ``path`` (``("self", "state")``) as an expression that reads it: ``self.state``."""
     expression: gast.expr = name(path[0], line)
     for attribute in path[1:]:
-        expression = _at(gast.Attribute(expression, attribute, _LOAD), line)
+        expression = _made(gast.Attribute, {"value": expression, "attr": attribute, "ctx": _LOAD}, line)
     return expression
 
 
 def constant(value: object, line: int) -> gast.Constant:
-    return _at(gast.Constant(value, None), line)
+    return _made(gast.Constant, {"value": value, "kind": None}, line)
 
 
 def tuple_of(elements: list[gast.expr], line: int, store: bool = False) -> gast.Tuple:
-    return _at(gast.Tuple(elements, _STORE if store else _LOAD), line)
+    return _made(gast.Tuple, {"elts": elements, "ctx": _STORE if store else _LOAD}, line)
 
 
 def names(identifiers: Iterable[str], line: int, store: bool = False) -> gast.Tuple:
@@ -56,7 +59,7 @@ def strings(values: Iterable[str], line: int) -> gast.Tuple:
 
 
 def call(function: gast.expr, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
-    return _at(gast.Call(function, arguments, keywords or []), line)
+    return _made(gast.Call, {"func": function, "args": arguments, "keywords": keywords or []}, line)
 
 
 def runtime_operator(function: gast.expr) -> str | None:
@@ -68,7 +71,7 @@ def runtime_operator(function: gast.expr) -> str | None:
 
 def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
     """``_ag.<operator>(*arguments, **keywords)``."""
-    function = _at(gast.Attribute(name(RUNTIME, line), operator, _LOAD), line)
+    function = _made(gast.Attribute, {"value": name(RUNTIME, line), "attr": operator, "ctx": _LOAD}, line)
     return call(function, arguments, line, keywords)
 
 
@@ -85,7 +88,7 @@ def assign(target: str | gast.expr, value: gast.expr, line: int) -> gast.Assign:
     """``target = value``; a string target is a name."""
     if isinstance(target, str):
         target = name(target, line, store=True)
-    return _at(gast.Assign([target], value, None), line)
+    return _made(gast.Assign, {"targets": [target], "value": value, "type_comment": None}, line)
 
 
 def expression_statement(value: gast.expr, line: int) -> gast.Expr:
@@ -172,6 +175,16 @@ def lazy(expression: gast.expr) -> gast.Lambda:
     """``lambda: expression``."""
     arguments = gast.arguments(args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     return _at(gast.Lambda(args=arguments, body=expression), expression.lineno)
+
+
+def _made(kind: type[_Node], fields: dict[str, object], line: int) -> _Node:
+    """A node of ``kind`` with ``fields`` (all of them), at ``line``: its instance dict set at once,
+    which costs half of gast's constructor and four ``setattr``. Most generated nodes are made so."""
+    node = kind.__new__(kind)
+    fields["lineno"] = fields["end_lineno"] = line
+    fields["col_offset"] = fields["end_col_offset"] = 0
+    node.__dict__ = fields
+    return node
 
 
 def _at(node: gast.AST, line: int) -> gast.AST:
