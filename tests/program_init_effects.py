@@ -7,8 +7,10 @@ staged loop body or branch, an ``__init__`` run as it is (not converted) would h
 tracing instead of once per iteration: a silent wrong value, or one line printed where eager prints
 three. The converter must convert ``__init__`` as it converts any of the program's functions, so that
 its effects are checked (a static loop then runs as Python) or staged (a print): also under an
-``abc.ABC`` base, and for a class defined inside a helper. Constructors whose changes are the new
-object's own (a list attribute built and appended to, ``**kw`` popped, a property setter) must keep
+``abc.ABC`` base, and for a class defined inside a helper. A new container holding one from
+outside vouches for nothing: ``held()`` (``self.items = [SHELF]``, then ``h.items[0] += [0]``) and
+``kw_grow(rows=SHELF)`` (``kw['rows'] += [0]``) change ``SHELF``. Constructors whose changes are the new
+object's own (a list attribute built and appended to, ``**kw`` read, a property setter) must keep
 working staged.
 
 ``f`` starts by resetting the logs, so every run of ``f`` (eager, converted, jitted) starts alike.
@@ -34,17 +36,21 @@ MODULE_PARTS = {
                   "    Local()\n    return MADE_LOG[0] % 5",
     "Typed": "class Typed:\n    made = 0\n\n    def __init__(self):\n        type(self).made += 1",
     "typed": "def typed():\n    return Typed().made % 5",
+    "SHELF": "SHELF = [0]",
+    "Holder": "class Holder:\n    def __init__(self, first):\n        self.items = [first]",
+    "held": "def held():\n    h = Holder(SHELF)\n    h.items[0] += [0]\n    return len(SHELF) % 5",
+    "kw_grow": "def kw_grow(**kw):\n    kw['rows'] += [0]\n    return len(kw['rows']) % 5",
     # Constructors with nothing to refuse: what they change is the new object's own.
     "Bag": "class Bag:\n    def __init__(self, k):\n        self.items = []\n        self.items.append(k)\n"
            "        self.cache = {}\n        self.cache['k'] = k",
     "bagged": "def bagged():\n    return len(Bag(1).items) + Bag(2).cache['k']",
-    "Opts": "class Opts:\n    def __init__(self, **kw):\n        self.k = kw.pop('k', 0)\n        self.__dict__.update(kw)",
+    "Opts": "class Opts:\n    def __init__(self, **kw):\n        self.k = kw.get('k', 0)\n        self.__dict__.update(kw)",
     "opts": "def opts():\n    return Opts(k=2, j=1).k + Opts(j=3).j",
     "Temp": "class Temp:\n    def __init__(self, v):\n        self.value = v\n\n    @property\n    def value(self):\n"
             "        return self._v\n\n    @value.setter\n    def value(self, v):\n        self._v = v",
     "temp": "def temp():\n    return Temp(2).value",
 }
-ENTRIES = {"made": "MADE_LOG[0] = 0", "counted": "Counted.made = 0", "typed": "Typed.made = 0"}
+ENTRIES = {"made": "MADE_LOG[0] = 0", "counted": "Counted.made = 0", "typed": "Typed.made = 0", "shelf": "SHELF[:] = [0]"}
 
 
 class InitEffects:
@@ -58,7 +64,7 @@ class InitEffects:
         options = super().extra_leaves(t, scope)
         if self.has("init_effects") and t == "i":
             options += [self.made_leaf, self.counted_leaf, self.typed_leaf, self.loud_leaf, self.tracked_leaf,
-                        self.local_made_leaf,
+                        self.local_made_leaf, self.held_leaf, self.kw_grow_leaf,
                         self.bagged_leaf, self.opts_leaf, self.temp_leaf]
         return options
 
@@ -80,6 +86,14 @@ class InitEffects:
     def typed_leaf(self) -> E:
         self._made_with("Typed", "typed", entry="typed")
         return E("typed()", LOG_BOUND, False)
+
+    def held_leaf(self) -> E:
+        self._made_with("SHELF", "Holder", "held", entry="shelf")
+        return E("held()", LOG_BOUND, False)
+
+    def kw_grow_leaf(self) -> E:
+        self._made_with("SHELF", "kw_grow", entry="shelf")
+        return E("kw_grow(rows=SHELF)", LOG_BOUND, False)
 
     def loud_leaf(self) -> E:
         self._made_with("Loud", "loud")

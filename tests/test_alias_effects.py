@@ -97,6 +97,12 @@ def alias_view(v):
     return v + measure()
 
 
+def alias_not_copied(v):
+    b = np.array(BUF, copy=False)  # told it may hand back BUF itself: not a new array
+    b += 1.0
+    return v + measure()
+
+
 def alias_on_one_path(v, fresh=False):
     xs = [] if fresh else POOL
     xs += [1.0]
@@ -185,6 +191,7 @@ HELPERS = [
     (alias_in_a_closure, "rows[0][1] += 1.0  #", "this item assignment into rows[0], " + LIST),
     (alias_of_alias, "ys += [1.0]", "this += on a list that may come from outside the function"),
     (alias_view, "b += 1.0", "this += on a NumPy array that may come from outside the function"),
+    (alias_not_copied, "b += 1.0", "this += on a NumPy array that may come from outside the function"),
     (alias_on_one_path, "xs += [1.0]", "this += on a list that may come from outside the function"),
     (push, "heapq.heappush(HEAP", "this call of heapq.heappush(), " + LIST),
     (imported_push, "heappush(HEAP", "this call of heapq.heappush(), " + LIST),

@@ -83,3 +83,47 @@ def test_under_vmap_nothing_prints_where_no_lane_evaluates_the_operand(capsys):
     jax.vmap(autograph_lite.convert(prints_in_or))(jnp.array([2.0, -1.0]))
     jax.effects_barrier()
     assert "evaluated" in capsys.readouterr().out
+
+
+def loud(i):
+    print("loud", i)
+    return 1
+
+
+def while_test_prints(n):
+    i = 0
+    while i < n and loud(i) > 0:
+        y = i > 0 or shout() > 0  # a lazy operand in the body: its print waits for the body's path
+        i = i + 1
+    return i
+
+
+def test_a_print_in_a_while_test_prints_once_per_test(capsys):
+    """Found by review: the staged body's path traced the test again, and staged its print twice."""
+    expected = while_test_prints(jnp.int32(3))
+    printed = capsys.readouterr().out
+    assert int(autograph_lite.jit(while_test_prints)(jnp.int32(3))) == int(expected)
+    jax.effects_barrier()
+    assert capsys.readouterr().out == printed
+
+
+def asserts_with_a_printing_message(x):
+    assert x >= 0, f"negative: {shout()}"  # Python evaluates the message only when the test fails
+    return x
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_an_assert_message_prints_only_when_the_assertion_fails(x, capsys):
+    """Found by the generator (an f-string message calling a printing helper): the message was
+    evaluated while tracing and its print staged as if it always ran."""
+    try:
+        asserts_with_a_printing_message(jnp.float32(x))
+    except AssertionError:
+        pass
+    printed = capsys.readouterr().out
+    try:
+        autograph_lite.jit(asserts_with_a_printing_message)(jnp.float32(x))
+    except AssertionError:
+        pass
+    jax.effects_barrier()
+    assert capsys.readouterr().out == printed

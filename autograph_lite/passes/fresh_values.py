@@ -194,12 +194,19 @@ def _call_depth(call: gast.Call, depths: dict[str, int]) -> int:
         if module == RUNTIME and attribute == "setitem" and call.args:
             return value_depth(call.args[0], depths)
         if module in _ARRAY_MODULES and module not in depths and attribute in _ARRAY_CONSTRUCTORS:
-            return 1
+            return 0 if _may_share(call) else 1
     if isinstance(callee, gast.Attribute) and callee.attr == "copy" and not call.args and not call.keywords:
         return 1
     if isinstance(callee, gast.Name) and callee.id in _CONSTRUCTORS and callee.id not in depths:
         return 1 if call.args or call.keywords else ALL_THE_WAY
     return 0
+
+
+def _may_share(call: gast.Call) -> bool:
+    """Whether a constructor is told it may hand back its argument (``np.array(x, copy=False)``, or
+    ``copy=None``, or ``copy=`` anything but a literal ``True``)."""
+    return any(keyword.arg == "copy" and not (isinstance(keyword.value, gast.Constant) and keyword.value.value is True)
+               for keyword in call.keywords)
 
 
 def _mark_block(block: list[gast.stmt], outside: frozenset[str]) -> None:

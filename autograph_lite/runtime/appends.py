@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 import jax
+import numpy as np
 
 from ..errors import ConversionError, Location
 from .freshness import created_inside
@@ -121,11 +122,19 @@ def fresh(container: Any) -> Any:
     """``container``, a display stored into an attribute (``self.items = []``), noted as made by the
     innermost staged trace, as :func:`.freshness.created_inside` proves a local display made: the
     store's own check (``check_attribute_assignment``, before it) has refused an owner the trace did
-    not make, so only the trace's own object holds the new container."""
+    not make, so only the trace's own object holds the new container. Only where it holds plain
+    values: ``self.items = [OUTSIDE]`` then ``self.items[0] += [v]`` would change ``OUTSIDE``."""
     context = _innermost(current())
-    if context is not None:
+    if context is not None and all(map(_plain, container.values() if isinstance(container, dict) else container)):
         context.made.append(container)
     return container
+
+
+def _plain(value: Any) -> bool:
+    """Whether nothing can change ``value`` in place: a number, a string, an array, a tuple of those."""
+    if isinstance(value, tuple):
+        return all(map(_plain, value))
+    return isinstance(value, (int, float, complex, str, bytes, type(None), jax.Array, np.generic))
 
 
 def carry_entered(values: Sequence[Any], entry: Sequence[Any]) -> None:

@@ -51,20 +51,16 @@ def check_call(function: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any]
     generator."""
     if type(function) is types.FunctionType and not kwargs and id(function) not in library_mutators.LISTED:
         return  # the common call, of a Python function that is not in the table: nothing more to look up
-    if isinstance(function, _BOUND_METHODS):
-        _check_bound_method(function)
-    found = library_mutators.mutations(function, args, kwargs or {})
-    if found:
-        context = appends.innermost()
-        if context is not None:
-            for mutation in found:
-                _check_mutation(mutation, context)
-
-
-def _check_bound_method(function: Any) -> None:
     context = appends.innermost()
     if context is None:
-        return
+        return  # outside staged code every call runs as Python, once per call: nothing to refuse
+    if isinstance(function, _BOUND_METHODS):
+        _check_bound_method(function, context)
+    for mutation in library_mutators.mutations(function, args, kwargs or {}):
+        _check_mutation(mutation, context)
+
+
+def _check_bound_method(function: Any, context: appends.Staged) -> None:
     receiver = function.__self__
     generator = _generator_kind(receiver, function.__name__)
     if generator is not None:

@@ -8,10 +8,10 @@ list and ``extend``s it works inside a ``lax.cond`` branch as it does outside.
 
 There is no creation time on Python objects, so the proof is by frames: a frame that started
 inside the trace, holding the container in a variable that it only ever binds to a fresh display
-(read from the bytecode), holds a container created inside the trace; so does its ``**kwargs``
-parameter, a new dict on every call. Anything else (another parameter, a closure variable, an
-attribute, a name bound to a call's result) counts as not created inside: the checks then stay on
-the safe side (a display stored into an attribute is noted made by the store: ``appends.fresh``).
+(read from the bytecode), holds a container created inside the trace. Anything else (a parameter,
+even ``**kwargs``, whose new dict may hold the caller's containers; a closure variable, an attribute,
+a name bound to a call's result) counts as not created inside: the checks then stay on the safe side
+(a display of plain values stored into an attribute is noted made by the store: ``appends.fresh``).
 """
 
 from __future__ import annotations
@@ -56,14 +56,9 @@ def created_inside(value: Any, boundary: types.FrameType | None) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _fresh_names(code: types.CodeType) -> frozenset[str]:
-    """The variables ``code`` owns that every binding, its own or a nested function's, sets to a new
-    display; a ``**kwargs`` parameter that is never bound again is one too."""
+    """The variables ``code`` owns that every binding, its own or a nested function's, sets to a new display."""
     owned = (set(code.co_varnames) | set(code.co_cellvars)) - set(_parameters(code))
     stores: dict[str, bool] = {}
-    if code.co_flags & inspect.CO_VARKEYWORDS:  # ``**kwargs``: Python builds a new dict for every call
-        keywords = _parameters(code)[-1]
-        owned.add(keywords)
-        stores[keywords] = True
     instructions = list(dis.get_instructions(code))
     for index, instruction in enumerate(instructions):
         if not _rebinds_through_setitem(instructions, index):

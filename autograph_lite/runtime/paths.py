@@ -54,17 +54,22 @@ def path_predicate() -> Any:
     """The conjunction of the conditions under which the code being traced runs (True outside staged code).
 
     A condition is evaluated with the path cut before it: a check staged while evaluating it (an index
-    in a ``while`` test) runs under the conditions outside, and does not evaluate this one again.
+    in a ``while`` test) runs under the conditions outside, and does not evaluate this one again. A
+    ``print`` in it (a ``while`` test that prints) was staged where the statement itself evaluates
+    it: traced again here, it stages nothing (:func:`prints_staged`).
     """
-    path = current().path
+    session = current()
+    path = session.path
     holds: Any = True
     for depth in range(len(path)):
         inner = path[depth:]
         del path[depth:]
+        session.conditions_traced_again += 1
         try:
             holds = jnp.logical_and(holds, inner[0]())
         finally:
             path.extend(inner)
+            session.conditions_traced_again -= 1
     return holds
 
 
@@ -72,3 +77,8 @@ def print_condition() -> Any:
     """What a staged ``print`` must wait for: the whole path inside a skippable operand, else nothing
     (``None``: the enclosing staged statements run its callback only where eager Python prints)."""
     return jnp.asarray(path_predicate()) if current().skippable else None
+
+
+def prints_staged() -> bool:
+    """Whether a ``print`` traced now is staged: not while a condition of the path is traced again."""
+    return not current().conditions_traced_again

@@ -34,7 +34,7 @@ import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError
 from .locations import caller_location
-from .paths import path_predicate
+from .paths import path_predicate, skippable
 from .printing import DeferredText, at_run_time
 from .run_time_checks import caught_by, stage_exception
 from .session import current
@@ -79,7 +79,8 @@ def raise_(exception: Any, cause: Any = _NO_CAUSE) -> Any:
 
 def assert_(condition: Any, message: Callable[[], Any] | None = None) -> Any:
     """The test of ``assert condition, message``: a traced one is checked at run time (``message()`` is
-    evaluated now, its text formed when the check fails), and passes here. A concrete one is Python's,
+    evaluated now, its text formed when the check fails, and what it prints printed only then), and
+    passes here. A concrete one is Python's,
     except a false one in staged code: that is a ``raise``, which must happen only when the program
     takes this path."""
     if not is_traced(condition):
@@ -89,8 +90,13 @@ def assert_(condition: Any, message: Callable[[], Any] | None = None) -> Any:
         raise PathRaises()
     location = caller_location()
     holds = to_predicate(condition, "`assert`", location or Location("<unknown>", 0))
-    exception = AssertionError() if message is None else AssertionError(message())
-    stage_exception(jnp.logical_not(holds), exception, location)
+    fails = jnp.logical_not(holds)
+    if message is None:
+        exception = AssertionError()
+    else:
+        with skippable(lambda: fails):  # Python evaluates the message only when the test fails
+            exception = AssertionError(message())
+    stage_exception(fails, exception, location)
     return True
 
 

@@ -74,6 +74,10 @@ class TraceSession:
     """How many lazy operands of ``and`` / ``or`` evaluated after a traced one enclose the code being
     traced (:mod:`.paths`): a ``print`` there waits for the path's condition."""
 
+    conditions_traced_again: int = 0
+    """How many conditions of the path are being traced again now (:func:`.paths.path_predicate`): a
+    ``print`` in one was staged where its statement evaluated it, and stages nothing this time."""
+
     handlers: list[Handlers] = dataclasses.field(default_factory=list)
     """The ``try`` statements with ``except`` clauses running now, innermost last (:mod:`.run_time_checks`):
     a check that one of them would catch cannot be staged."""
