@@ -9,7 +9,8 @@ a module-level list passed to a helper (``grow(BAG)``) and on a module-level Num
 ``tank = TANK; tank += 1``, ``xs = POOL; xs[0] += 1``, ``rows = [GRID[0]]; rows[0][1] += 1``), a library
 function that mutates a module-level container (``heapq.heappush(HEAP, 1)``, ``bisect.insort(BAG, 2)``,
 ``operator.setitem(COUNTER, 0, ...)``, ``list.append(BAG, 0)``, ``np.copyto(TANK, ...)``,
-``np.add(TANK, 1, out=TANK)``), a property setter that logs to a module-level
+``np.add(TANK, 1, out=TANK)``, ``np.multiply(TANK + 1, 2, TANK)``, ``(TANK + 1).clip(0, 100, out=TANK)``),
+a property setter that logs to a module-level
 list (on a new object: ``metered(3)``), ``next``
 on an iterator from before the loop, a draw from a NumPy ``Generator``: each changes state that
 outlives the statement, and
@@ -61,6 +62,7 @@ MODULE_PARTS = {
     "alias_fill": "def alias_fill():\n    tank = TANK\n    tank += 1\n    return int(tank[0]) % 5",
     "alias_store": "def alias_store():\n    xs = POOL\n    xs[0] += 1\n    return xs[0] % 5",
     "alias_rows": "def alias_rows():\n    rows = [GRID[0]]\n    rows[0][1] += 1\n    return rows[0][1] % 5",
+    "alias_item": "def alias_item():\n    held = {'r': BAG}\n    held['r'] += [0]\n    return len(BAG) % 5",
     # Through a library function that mutates its argument.
     "heapq": "import heapq",
     "bisect": "import bisect",
@@ -72,6 +74,8 @@ MODULE_PARTS = {
     "append_bag": "def append_bag():\n    list.append(BAG, 0)\n    return len(BAG) % 5",
     "copy_tank": "def copy_tank():\n    np.copyto(TANK, TANK + 1)\n    return int(TANK[0]) % 5",
     "add_tank": "def add_tank():\n    np.add(TANK, 1, out=TANK)\n    return int(TANK[0]) % 5",
+    "double_tank": "def double_tank():\n    np.multiply(TANK + 1, 2, TANK)\n    return int(TANK[0]) % 5",
+    "clip_tank": "def clip_tank():\n    (TANK + 1).clip(0, 100, out=TANK)\n    return int(TANK[0]) % 5",
 }
 # What f must run first for each kind of leaf, before any leaf can be drawn.
 ENTRIES = {
@@ -162,18 +166,20 @@ class HelperEffects:
         """A helper that mutates a module-level list, NumPy array or nested list through a local alias."""
         helper, kind, parts = self.draw(st.sampled_from([
             ("alias_grow", "bag", ("BAG",)), ("alias_fill", "tank", ("numpy", "TANK")),
-            ("alias_store", "pool", ("POOL",)), ("alias_rows", "grid", ("GRID",)),
+            ("alias_store", "pool", ("POOL",)), ("alias_rows", "grid", ("GRID",)), ("alias_item", "bag", ("BAG",)),
         ]))
         self.hidden_state(kind, *parts, helper)
         return E(f"{helper}()", COUNTER_BOUND, False)
 
     def library_mutator_leaf(self) -> E:
         """A helper that mutates a module-level container through a library function (heapq, bisect,
-        operator, an unbound list method, np.copyto, a ufunc's out=)."""
+        operator, an unbound list method, np.copyto, a ufunc's out=, by keyword or by position, an
+        array method's out=)."""
         helper, kind, parts = self.draw(st.sampled_from([
             ("heap_push", "heap", ("heapq", "HEAP")), ("insort_bag", "bag", ("bisect", "BAG")),
             ("set_counter", "counter", ("operator", "COUNTER")), ("append_bag", "bag", ("BAG",)),
             ("copy_tank", "tank", ("numpy", "TANK")), ("add_tank", "tank", ("numpy", "TANK")),
+            ("double_tank", "tank", ("numpy", "TANK")), ("clip_tank", "tank", ("numpy", "TANK")),
         ]))
         self.hidden_state(kind, *parts, helper)
         return E(f"{helper}()", COUNTER_BOUND, False)

@@ -154,6 +154,32 @@ def np_copyto(v):
     return v + measure()
 
 
+def item_of_a_local_display(v):
+    rows = {"r": POOL}  # a new dict, its value the module's list
+    rows["r"] += [1.0]  # list.__iadd__ on POOL, where it is
+    return v + measure()
+
+
+def np_positional_out(v):
+    np.multiply(BUF + 1.0, 1.0, BUF)  # a ufunc's output passed by position
+    return v + measure()
+
+
+def array_method_out(v):
+    (BUF + 1.0).clip(0.0, 100.0, out=BUF)  # an array method's out=
+    return v + measure()
+
+
+def ufunc_method_out(v):
+    np.add.accumulate(BUF + 1.0, out=BUF)  # a ufunc method's out=
+    return v + measure()
+
+
+def along_axis(v):
+    np.put_along_axis(BUF, np.array([0]), BUF + 1.0, axis=0)
+    return v + measure()
+
+
 def ufunc_at(v):
     np.add.at(BUF, 0, 1.0)
     return v + measure()
@@ -202,6 +228,11 @@ HELPERS = [
     (unbound_update, "dict.update(TABLE", "this call of dict.update(), which mutates a dict from outside the staged code"),
     (np_out, "np.add(BUF", "this call of np.add(out=...), " + ARRAY),
     (np_copyto, "np.copyto(BUF", "this call of np.copyto(), " + ARRAY),
+    (item_of_a_local_display, 'rows["r"] += [1.0]', "this += on a list that may come from outside the function"),
+    (np_positional_out, "np.multiply(BUF", "this call of np.multiply(out=...), " + ARRAY),
+    (array_method_out, "(BUF + 1.0).clip(", "this call of ndarray.clip(out=...), " + ARRAY),
+    (ufunc_method_out, "np.add.accumulate(", "this call of np.add.accumulate(out=...), " + ARRAY),
+    (along_axis, "np.put_along_axis(", "this call of np.put_along_axis(), " + ARRAY),
     (ufunc_at, "np.add.at(BUF", "this call of np.add.at(), " + ARRAY),
     (object_setattr, "object.__setattr__(COUNTER", "this call of object.__setattr__(), which changes an object of "
                                                    "class Counter that the staged code did not make"),
@@ -338,3 +369,21 @@ def test_object_setattr_on_a_new_object_and_a_number_stay_staged(helper):
     static_loop, _ = loops_of(helper)
     assert_equivalent(static_loop, jnp.float32(1.0))
     assert "scan" in primitives(autograph_lite.convert(static_loop), jnp.float32(1.0))
+
+
+def grows_its_own_row(v):
+    rows = [[0.0]]  # built by the function two levels down: its item is its own
+    rows[0] += [v]
+    return rows[0][1] * 2.0
+
+
+def sums_own_rows(xs):
+    total = 0.0
+    for x in xs:
+        total = total + grows_its_own_row(x)
+    return total
+
+
+def test_an_augmented_store_into_an_item_the_function_built_stays_staged():
+    assert_equivalent(sums_own_rows, jnp.arange(3.0))
+    assert "scan" in primitives(autograph_lite.convert(sums_own_rows), jnp.arange(3.0))

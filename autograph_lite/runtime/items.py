@@ -49,13 +49,15 @@ def iterating(arrays: list[Any]) -> Iterator[None]:
 def setitem(
     container: Any, index: Any, value: Any, augmented: str | None = None, *,
     name: str | None = None, from_caller_of: str | None = None, aliases: dict[str, Callable[[], Any]] | None = None,
+    item_from_outside: bool = False,
 ) -> Any:
     """The container after ``container[index] = value`` (or ``container[index] augmented value``).
 
     ``name`` is the container's variable; ``from_caller_of`` names the function when the variable may
     hold its caller's value and the function never hands it back (returns it or stores it into an
     object); ``aliases`` gives, lazily, the other variables that may refer to the same value and are
-    read after it.
+    read after it. ``item_from_outside``: the rewrite could not prove the item built by the function
+    (``rows = {"r": POOL}; rows["r"] += [v]``), whose in-place operator would change it where it is.
     """
     if name is not None:
         _check_seen(container, name, from_caller_of, aliases or {})
@@ -73,7 +75,10 @@ def setitem(
     if augmented is None:
         container[index] = value
     else:
-        container[index] = _IN_PLACE[augmented](container[index], value)
+        item = container[index]
+        if item_from_outside:
+            effects.check_in_place_operator(item, augmented, from_outside=True)
+        container[index] = _IN_PLACE[augmented](item, value)
     return container
 
 

@@ -11,7 +11,8 @@ NumPy's in-place fillers), found by identity, so an alias (``from heapq import h
 ``push = heapq.heappush``) is found too. Beside the table: an unbound method of a builtin container
 (``list.append(POOL, v)``, ``dict.update(D, ...)``) mutates its first argument exactly as the bound
 method would, ``object.__setattr__`` / ``__delattr__`` change an attribute, ``ufunc.at`` changes its
-first argument, and a NumPy function's or ufunc's ``out=`` array is written.
+first argument, and a NumPy function's, ufunc's or array method's ``out=`` array is written, as is a
+ufunc's output passed by position.
 
 Not covered (docs/semantics.md says so): other libraries' functions that mutate in place, a
 mutation that a function does to an object it reaches by itself (a module-level cache), and
@@ -67,6 +68,7 @@ def _entries() -> dict[int, tuple[Callable[..., Any], str, str | None, str]]:
         (np.place, "np.place", "arr", ITEMS),
         (np.putmask, "np.putmask", None, ITEMS),
         (np.fill_diagonal, "np.fill_diagonal", "a", ITEMS),
+        (np.put_along_axis, "np.put_along_axis", "arr", ITEMS),
     ]
     return {id(function): (function, text, keyword, how) for function, text, keyword, how in table}
 
@@ -77,10 +79,11 @@ _DESCRIPTORS = (types.MethodDescriptorType, types.WrapperDescriptorType)
 
 
 def is_mutator(function: Any) -> bool:
-    """Whether ``function`` is one of the table's: the conversion sends its calls through the runtime
-    (it would otherwise leave a library function's call as written, unchecked)."""
+    """Whether ``function`` is one of the table's, or a ufunc (whose outputs may be passed by position):
+    the conversion sends its calls through the runtime (it would otherwise leave a library function's
+    call as written, unchecked)."""
     entry = _MUTATORS.get(id(function))
-    return entry is not None and entry[0] is function
+    return (entry is not None and entry[0] is function) or isinstance(function, np.ufunc)
 
 
 def mutations(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Mutation]:
@@ -97,11 +100,19 @@ def mutations(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> l
         found += _unbound_method(function, args)
     elif _is_ufunc_at(function) and args:
         found.append(Mutation(args[0], ITEMS, f"np.{function.__self__.__name__}.at()"))
-    if kwargs and "out" in kwargs and _is_numpy(function):
-        outputs = kwargs["out"] if isinstance(kwargs["out"], tuple) else (kwargs["out"],)
-        found += [Mutation(output, ITEMS, f"{_numpy_name(function)}(out=...)") for output in outputs
-                  if isinstance(output, np.ndarray)]
+    if _is_numpy(function):
+        found += [Mutation(output, ITEMS, f"{_numpy_name(function)}(out=...)") for output in _outputs(function, args, kwargs)]
     return found
+
+
+def _outputs(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[np.ndarray]:
+    """The arrays a NumPy call writes its results into: ``out=``, or a ufunc's positional arguments
+    after its inputs (``np.multiply(a, 2.0, BUF)`` writes ``BUF``)."""
+    given = kwargs.get("out", ())
+    outputs = list(given) if isinstance(given, tuple) else [given]
+    if isinstance(function, np.ufunc) and len(args) > function.nin:
+        outputs += args[function.nin:]
+    return [output for output in outputs if isinstance(output, np.ndarray)]
 
 
 def _is_ufunc_at(function: Any) -> bool:
@@ -121,11 +132,17 @@ def _unbound_method(function: Any, args: tuple[Any, ...]) -> list[Mutation]:
 
 
 def _is_numpy(function: Any) -> bool:
-    """A ufunc or a NumPy function, whose ``out=`` is written (a function of the user's with an ``out``
-    parameter is converted, and its own stores are checked)."""
+    """A ufunc, a NumPy function, or a method of an array or a ufunc (``BUF.clip(..., out=BUF)``,
+    ``np.add.reduce(..., out=...)``), whose ``out=`` is written (a function of the user's with an
+    ``out`` parameter is converted, and its own stores are checked)."""
     module = getattr(function, "__module__", None) or ""
-    return isinstance(function, np.ufunc) or module == "numpy" or module.startswith("numpy.")
+    return (isinstance(function, np.ufunc) or isinstance(getattr(function, "__self__", None), (np.ndarray, np.ufunc))
+            or module == "numpy" or module.startswith("numpy."))
 
 
 def _numpy_name(function: Any) -> str:
-    return f"np.{getattr(function, '__name__', 'function')}"
+    """``np.add``, ``np.add.accumulate``, ``ndarray.clip``: as messages name the callee."""
+    name, owner = getattr(function, "__name__", "function"), getattr(function, "__self__", None)
+    if isinstance(owner, np.ufunc):
+        return f"np.{owner.__name__}.{name}"
+    return f"ndarray.{name}" if isinstance(owner, np.ndarray) else f"np.{name}"
