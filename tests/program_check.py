@@ -383,7 +383,7 @@ def _has_hidden_effects(function: Callable) -> bool:
                           r"^    del [A-Z_]+\[|^    setattr\([A-Z_]+,|^    xs \+= |^    tank \+= |^ {8,}[A-Z_]+\[.*\] \S?=|"
                           r"^        [A-Z]\w*\.\w+ \S?=|^        type\(self\)\.\w+ \S?=|^    h\.items\[0\] \S?=|^    kw\['rows'\] \S?=|^    rows\[0\]\[1\] \S?=|^    xs\[0\] \S?=|"
                           r"^    (heapq\.heappush|bisect\.insort|operator\.setitem|list\.append|np\.copyto|np\.add|np\.multiply)\(|"
-                          r"^    \(TANK \+ 1\)\.clip\(|^    held\['r'\] \S?=",
+                          r"^    \(TANK \+ 1\)\.clip\(|^    held\['r'\] \S?=|^    a\.xs \S?=",
                           Path(function.__code__.co_filename).read_text(),
                           re.MULTILINE))
 

@@ -9,7 +9,8 @@ three. The converter must convert ``__init__`` as it converts any of the program
 its effects are checked (a static loop then runs as Python) or staged (a print): also under an
 ``abc.ABC`` base, and for a class defined inside a helper. A new container holding one from
 outside vouches for nothing: ``held()`` (``self.items = [SHELF]``, then ``h.items[0] += [0]``) and
-``kw_grow(rows=SHELF)`` (``kw['rows'] += [0]``) change ``SHELF``. Constructors whose changes are the new
+``kw_grow(rows=SHELF)`` (``kw['rows'] += [0]``) change ``SHELF``, and so does ``acc_grow()``
+(``a = Acc(SHELF); a.xs += [0]``: the object is new, what its attribute holds is not). Constructors whose changes are the new
 object's own (a list attribute built and appended to, ``**kw`` read, a property setter) must keep
 working staged.
 
@@ -40,6 +41,8 @@ MODULE_PARTS = {
     "Holder": "class Holder:\n    def __init__(self, first):\n        self.items = [first]",
     "held": "def held():\n    h = Holder(SHELF)\n    h.items[0] += [0]\n    return len(SHELF) % 5",
     "kw_grow": "def kw_grow(**kw):\n    kw['rows'] += [0]\n    return len(kw['rows']) % 5",
+    "Acc": "class Acc:\n    def __init__(self, xs):\n        self.xs = xs",
+    "acc_grow": "def acc_grow():\n    a = Acc(SHELF)\n    a.xs += [0]\n    return len(SHELF) % 5",
     # Constructors with nothing to refuse: what they change is the new object's own.
     "Bag": "class Bag:\n    def __init__(self, k):\n        self.items = []\n        self.items.append(k)\n"
            "        self.cache = {}\n        self.cache['k'] = k",
@@ -64,7 +67,7 @@ class InitEffects:
         options = super().extra_leaves(t, scope)
         if self.has("init_effects") and t == "i":
             options += [self.made_leaf, self.counted_leaf, self.typed_leaf, self.loud_leaf, self.tracked_leaf,
-                        self.local_made_leaf, self.held_leaf, self.kw_grow_leaf,
+                        self.local_made_leaf, self.held_leaf, self.kw_grow_leaf, self.acc_grow_leaf,
                         self.bagged_leaf, self.opts_leaf, self.temp_leaf]
         return options
 
@@ -94,6 +97,10 @@ class InitEffects:
     def kw_grow_leaf(self) -> E:
         self._made_with("SHELF", "kw_grow", entry="shelf")
         return E("kw_grow(rows=SHELF)", LOG_BOUND, False)
+
+    def acc_grow_leaf(self) -> E:
+        self._made_with("SHELF", "Acc", "acc_grow", entry="shelf")
+        return E("acc_grow()", LOG_BOUND, False)
 
     def loud_leaf(self) -> E:
         self._made_with("Loud", "loud")

@@ -52,7 +52,7 @@ SIZE = int(os.environ.get("AUTOGRAPH_LITE_FUZZ_SIZE", "16"))
 # here once the converter's fix for it has landed (they made eager Python and the converter differ,
 # silently, when the generator learnt them). While this is empty the effect test is skipped.
 EFFECTS_IN_CI: frozenset[str] = generator.EFFECT_FEATURES
-EFFECT_PROGRAMS = 40
+EFFECT_PROGRAMS = 60
 
 
 @pytest.fixture(scope="module")

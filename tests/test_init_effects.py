@@ -16,6 +16,7 @@ import abc
 import dataclasses
 
 import jax.numpy as jnp
+import numpy as np
 import pytest
 from support import assert_equivalent, conversion_error, primitives, where
 
@@ -375,3 +376,49 @@ def test_a_new_container_holding_an_outside_one_does_not_vouch_for_it(loop):
     assert_equivalent(loop, jnp.float32(1.0))
     autograph_lite.jit(loop)(jnp.float32(1.0))
     assert OUTSIDE == [0.0, 1.0, 1.0, 1.0]
+
+
+class Accumulator:
+    def __init__(self, xs, size):
+        self.xs = xs  # maybe the caller's list
+        self.own = list(range(0))  # a constructor's new list: the object's own
+        self.buffer = np.zeros(size)  # a new array: the object's own
+
+
+def grows_through_an_attribute(x):
+    accumulator = Accumulator(OUTSIDE, 2)
+    accumulator.xs += [1.0]  # list.__iadd__ on OUTSIDE, where it is
+    return x + len(OUTSIDE)
+
+
+def grows_an_outside_list_through_an_attribute(x):
+    OUTSIDE[:] = [0.0]
+    for i in range(3):
+        x = grows_through_an_attribute(x)
+    return x
+
+
+def test_an_in_place_operator_on_an_attribute_holding_an_outside_list_is_checked():
+    """Found by review (present before): the owner was checked, made by the trace, but not the list
+    its attribute holds (jit: OUTSIDE grew once for eager's three times)."""
+    assert_equivalent(grows_an_outside_list_through_an_attribute, jnp.float32(1.0))
+    assert OUTSIDE == [0.0, 1.0, 1.0, 1.0]
+
+
+def grows_its_own(x):
+    accumulator = Accumulator([], 2)
+    accumulator.own += [x]
+    accumulator.buffer += 1.0
+    return accumulator.own[0] + float(accumulator.buffer[0])
+
+
+def sums_its_own(xs):
+    total = 0.0
+    for x in xs:
+        total = total + grows_its_own(x)
+    return total
+
+
+def test_an_in_place_operator_on_an_attribute_holding_its_own_container_stays_staged():
+    assert_equivalent(sums_its_own, jnp.arange(3.0))
+    assert "scan" in primitives(autograph_lite.convert(sums_its_own), jnp.arange(3.0))

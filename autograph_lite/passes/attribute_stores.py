@@ -36,10 +36,11 @@ from ..analysis.blocks import SCOPES, blocks_of, statements_within, walk
 from . import nodes
 from .calls import dotted_name
 from .facts import ScopeFacts
+from .fresh_values import value_depth
 from .item_updates import AUGMENTED, harmless_to_read_again
 
 _STORES = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)
-_DISPLAYS = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp, gast.SetComp)
+_NEW_CONTAINERS = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp, gast.SetComp, gast.Call)
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -77,11 +78,14 @@ def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
 
 
 def _note_new_container(statement: gast.stmt) -> None:
-    """``self.items = []`` -> ``self.items = _ag.fresh([])``: a display (or comprehension) stored into
-    an attribute is the new container of an object the staged code may change (the store's check has
-    refused any other owner), so its later ``self.items.append(x)`` changes the trace's own list."""
-    if (isinstance(statement, gast.Assign) and isinstance(statement.value, _DISPLAYS)
-            and any(isinstance(target, gast.Attribute) for target in statement.targets)):
+    """``self.items = []`` -> ``self.items = _ag.fresh([])``: a display, a comprehension or a known
+    constructor's result (``list(...)``, ``np.zeros(...)``: :func:`.fresh_values.value_depth`) stored
+    into an attribute is the new container of an object the staged code may change (the store's check
+    has refused any other owner), so its later ``self.items.append(x)`` or ``self.buf += 1`` changes
+    the trace's own container."""
+    if (isinstance(statement, gast.Assign) and isinstance(statement.value, _NEW_CONTAINERS)
+            and any(isinstance(target, gast.Attribute) for target in statement.targets)
+            and value_depth(statement.value, {}) >= 1):
         statement.value = nodes.runtime_call("fresh", [statement.value], statement.lineno)
 
 
@@ -98,8 +102,9 @@ def _in_place_check(statement: gast.AugAssign, names: _InPlace) -> list[gast.stm
     arguments = [read if len(path) == 1 else nodes.lazy(read), nodes.constant(AUGMENTED[type(statement.op)], line)]
     from_caller = len(path) == 1 and path[0] in names.parameters
     keywords = [nodes.keyword("from_caller", nodes.constant(True, line))] if from_caller else []
-    if len(path) > 1:
-        keywords.append(nodes.keyword("deferred", nodes.constant(True, line)))
+    if len(path) > 1:  # an attribute may hold a container from outside, even on an object the trace made
+        keywords += [nodes.keyword("deferred", nodes.constant(True, line)),
+                     nodes.keyword("from_outside", nodes.constant(True, line))]
     return [nodes.expression_statement(nodes.runtime_call("check_in_place_operator", arguments, line, keywords), line)]
 
 

@@ -119,15 +119,21 @@ def in_trial() -> bool:
 
 
 def fresh(container: Any) -> Any:
-    """``container``, a display stored into an attribute (``self.items = []``), noted as made by the
+    """``container``, a new container stored into an attribute (``self.items = []``), noted as made by the
     innermost staged trace, as :func:`.freshness.created_inside` proves a local display made: the
     store's own check (``check_attribute_assignment``, before it) has refused an owner the trace did
     not make, so only the trace's own object holds the new container. Only where it holds plain
     values: ``self.items = [OUTSIDE]`` then ``self.items[0] += [v]`` would change ``OUTSIDE``."""
     context = _innermost(current())
-    if context is not None and all(map(_plain, container.values() if isinstance(container, dict) else container)):
+    if context is not None and _holds_plain_values(container):
         context.made.append(container)
     return container
+
+
+def _holds_plain_values(container: Any) -> bool:
+    if isinstance(container, np.ndarray):
+        return container.dtype != object
+    return all(map(_plain, container.values() if isinstance(container, dict) else container))
 
 
 def _plain(value: Any) -> bool:

@@ -125,8 +125,10 @@ def check_in_place_operator(
     bytearray or NumPy array, ``+=`` / ``|=`` / ... mutates the caller's container: refused unless it is the
     trace's own; so it is where a local name may hold a container from outside the function
     (``from_outside``: ``xs = POOL; xs += [v]``, which the rewrite tells from ``parts = [x]; parts += [y]``,
-    a list built in the function, by :mod:`..passes.fresh_values`). A list built and extended inside the
-    trace carries no proof of where it was built once rebound, so the rewrite's proof is the one used.
+    a list built in the function, by :mod:`..passes.fresh_values`), and where an attribute holds it
+    (``a.xs += [v]``: an object the trace made may hold a list from outside; its own new containers
+    are noted made by ``_ag.fresh`` when stored). A list built and extended inside the trace carries
+    no proof of where it was built once rebound, so the rewrite's proof is the one used.
     """
     context = appends.innermost()
     if context is None:
@@ -139,8 +141,9 @@ def check_in_place_operator(
     method = f"__i{OPERATOR_METHODS[operator]}__"
     kind = mutated_kind(value, method) if from_caller or from_outside else None
     if kind is not None and not private(context, value):
-        source = "from the caller" if from_caller else "that may come from outside the function (the name is not " \
-            f"bound to a new {kind} on every path)"
+        source = ("from the caller" if from_caller else f"held by an attribute, which may hold a {kind} from outside"
+                  if deferred else f"that may come from outside the function (the name is not bound to a new {kind} "
+                  "on every path)")
         refuse(
             f"applies {operator} to a {kind} from outside it, which mutates a {kind}",
             f"this {operator} on a {kind} {source}, which mutates a {kind} from outside the staged code,",
