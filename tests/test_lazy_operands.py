@@ -10,6 +10,8 @@ for a positive ``x``, and ``x < 0 or check(x)`` raised eager's ValueError where 
 
 from __future__ import annotations
 
+import warnings
+
 import jax
 import jax.numpy as jnp
 import pytest
@@ -127,3 +129,27 @@ def test_an_assert_message_prints_only_when_the_assertion_fails(x, capsys):
         pass
     jax.effects_barrier()
     assert capsys.readouterr().out == printed
+
+
+def warns(i):
+    warnings.warn("tested", stacklevel=1)
+    return 1
+
+
+def while_test_warns(n):
+    i = 0
+    while i < n and warns(i) > 0:
+        y = i > 0 or shout() > 0  # the body's path traces the test again
+        i = i + 1
+    return i
+
+
+def test_a_warning_in_a_while_test_is_given_once_per_test(capsys):
+    counts = []
+    for function in (while_test_warns, autograph_lite.jit(while_test_warns)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            function(jnp.int32(3))
+            jax.effects_barrier()
+        counts.append(len(caught))
+    assert counts[1] == counts[0] == 3

@@ -55,8 +55,8 @@ def path_predicate() -> Any:
 
     A condition is evaluated with the path cut before it: a check staged while evaluating it (an index
     in a ``while`` test) runs under the conditions outside, and does not evaluate this one again. A
-    ``print`` in it (a ``while`` test that prints) was staged where the statement itself evaluates
-    it: traced again here, it stages nothing (:func:`prints_staged`).
+    ``print`` or ``warnings.warn`` in it (a ``while`` test that prints) was staged where the statement
+    itself evaluates it: traced again here, it stages nothing (:func:`output_staged`).
     """
     session = current()
     path = session.path
@@ -79,6 +79,7 @@ def print_condition() -> Any:
     return jnp.asarray(path_predicate()) if current().skippable else None
 
 
-def prints_staged() -> bool:
-    """Whether a ``print`` traced now is staged: not while a condition of the path is traced again."""
+def output_staged() -> bool:
+    """Whether a ``print`` or a warning traced now is staged: not while a condition of the path is
+    traced again."""
     return not current().conditions_traced_again

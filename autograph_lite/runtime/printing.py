@@ -30,7 +30,7 @@ from jax import lax
 
 from ..errors import ConversionError
 from .locations import caller_location
-from .paths import print_condition, prints_staged
+from .paths import output_staged, print_condition
 from .values import any_traced, inside_a_trace, is_traced
 
 _PARSER = string.Formatter()
@@ -205,7 +205,7 @@ def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush:
         # No jax.effects_barrier() first: called from a host callback it would wait for itself.
         builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
         return
-    if not prints_staged():
+    if not output_staged():
         return
     between, after = _separator("sep", sep, " "), _separator("end", end, "\n")
     template: list[str] = []

@@ -34,7 +34,7 @@ import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError
 from .locations import caller_location
-from .paths import path_predicate, skippable
+from .paths import output_staged, path_predicate, skippable
 from .printing import DeferredText, at_run_time
 from .run_time_checks import caught_by, stage_exception
 from .session import current
@@ -105,6 +105,8 @@ def warn(message: Any, category: Any = None, stacklevel: int = 1, source: Any = 
     category, message and location (so filters and once-per-location behave as eager)."""
     if not current().staged and not any_traced(message):
         warnings.warn(message, category, stacklevel=stacklevel + 1, source=source)
+        return
+    if not output_staged():  # a condition of the path traced again: staged where it was evaluated
         return
     if isinstance(message, Warning):
         category = type(message)

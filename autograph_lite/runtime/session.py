@@ -76,7 +76,8 @@ class TraceSession:
 
     conditions_traced_again: int = 0
     """How many conditions of the path are being traced again now (:func:`.paths.path_predicate`): a
-    ``print`` in one was staged where its statement evaluated it, and stages nothing this time."""
+    ``print`` or a warning in one was staged where its statement evaluated it, and stages nothing
+    this time."""
 
     handlers: list[Handlers] = dataclasses.field(default_factory=list)
     """The ``try`` statements with ``except`` clauses running now, innermost last (:mod:`.run_time_checks`):
