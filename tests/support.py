@@ -78,6 +78,20 @@ def stages_a_choice(fn: Callable, *args: Any) -> bool:
     return bool(primitives(autograph_lite.convert(fn), *args) & STAGED_CHOICE)
 
 
+def assert_summed_in_a_scan(helper: Callable, xs: Any) -> None:
+    """A static loop summing ``helper(x)`` over the rows of ``xs`` gives eager's value and is staged as
+    a scan: what ``helper`` changes is the staged code's own (an effect on outside state would run the
+    loop as Python instead)."""
+    def sums(xs):
+        total = 0.0
+        for x in xs:
+            total = total + helper(x)
+        return total
+
+    assert_equivalent(sums, xs)
+    assert "scan" in primitives(autograph_lite.convert(sums), xs)
+
+
 def count_equations(fn: Callable, *args: Any) -> int:
     """Number of equations in the jaxpr of ``fn``, sub-jaxprs included."""
     return sum(primitive_counts(fn, *args).values())

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from support import assert_equivalent, conversion_error, primitives, where
+from support import assert_equivalent, assert_summed_in_a_scan, conversion_error, primitives, where
 
 import autograph_lite
 
@@ -174,16 +173,8 @@ def local_rows(x):
     return rows[0][0] * 2.0 + len(rows[0])
 
 
-def sums_local_rows(xs):
-    total = 0.0
-    for x in xs:
-        total = total + local_rows(x)
-    return total
-
-
 def test_a_list_of_lists_built_inside_the_staged_code_may_be_changed():
-    assert_equivalent(sums_local_rows, jnp.arange(4.0))
-    assert "scan" in primitives(autograph_lite.convert(sums_local_rows), jnp.arange(4.0))
+    assert_summed_in_a_scan(local_rows, jnp.arange(4.0))
 
 
 def test_setattr_on_an_object_the_staged_code_made_is_allowed():
@@ -192,14 +183,7 @@ def test_setattr_on_an_object_the_staged_code_made_is_allowed():
         setattr(counter, ATTRIBUTE, x)
         return counter.n * 2.0
 
-    def sums(xs):
-        total = 0.0
-        for x in xs:
-            total = total + build(x)
-        return total
-
-    assert_equivalent(sums, jnp.arange(4.0))
-    assert "scan" in primitives(autograph_lite.convert(sums), jnp.arange(4.0))
+    assert_summed_in_a_scan(build, jnp.arange(4.0))
 
 
 def test_setattr_with_a_name_that_is_not_a_string_raises_the_builtins_error():
@@ -336,14 +320,7 @@ def test_an_object_made_with_plain_attributes_and_a_read_only_property_may_be_ch
         plain.n = x
         return plain.doubled
 
-    def sums(xs):
-        total = 0.0
-        for x in xs:
-            total = total + doubled(x)
-        return total
-
-    assert_equivalent(sums, jnp.arange(4.0))
-    assert "scan" in str(jax.make_jaxpr(autograph_lite.convert(sums))(jnp.arange(4.0)))
+    assert_summed_in_a_scan(doubled, jnp.arange(4.0))
 
 
 def puts(rows, x):
