@@ -5,8 +5,7 @@ expressions; the statements half inherits it. An expression is an ``E``: its tex
 its magnitude, and whether it is certainly a float (for "f" / "vf"). A float variable initialised
 with an int literal (``acc = 0``, feature weak_init) holds a Python int until a float is assigned to
 it, so it is no float witness: ``acc - n`` with an int32 ``n`` would be int32, a genuine change of
-dtype. The constructs of the optional features (closure calls, container methods, array helpers, tuple / dict
-values) enter through :meth:`Expressions.extra_leaves` and :meth:`Expressions.structured`, defined by the feature modules.
+dtype. The optional features' constructs enter through the hooks below, defined by their modules.
 """
 
 from __future__ import annotations
@@ -15,16 +14,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
+from program_any_all import ANY_ALL_KINDS, any_all_test
 from program_membership import MEMBERSHIP_OPERATORS, membership_test
 from program_model import CLIP, FLOAT_ARG, FLOAT_CONSTANTS, GUARD, INT_ARG, SCALARS, STABLE, VECTORS, E, Scope, Var
 
 
 class Expressions:
     """Drawing helpers and expressions; expects ``draw``, ``features``, ``length``, ``counter``,
-    ``maybe_used`` (set by the builder's ``__init__``)."""
-
-    # --- hooks of the optional features (program_closures.py, ...): each feature's class extends
-    # them through super(), and adds nothing, so draws nothing, while its feature is off
+    ``maybe_used`` (set by the builder's ``__init__``). The hooks below: each optional feature's class
+    extends them through super(), and adds nothing, so draws nothing, while its feature is off."""
 
     def extra_leaves(self, t: str, scope: Scope) -> list[Callable[[], E]]:
         """More ways to draw a leaf of type ``t`` (never a loop-invariant one)."""
@@ -326,8 +324,10 @@ class Expressions:
             kinds += ["and", "or", "not"]
         if self.has("vectors") and self.has("jnp_calls") and self.visible(scope, VECTORS):
             kinds += ["any", "all"]
-        kind = self.pick(kinds)
+        kind = self.pick(kinds + (list(ANY_ALL_KINDS) if self.has("any_all") and depth > 0 else []))
         sub = max(depth - 1, 0)
+        if kind in ANY_ALL_KINDS:
+            return any_all_test(self, kind, scope, sub)
         if kind == "compare":
             return self.compare(scope, sub)
         if kind == "parity":

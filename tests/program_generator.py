@@ -47,6 +47,7 @@ from collections.abc import Callable
 
 import numpy as np
 from hypothesis import strategies as st
+from program_any_all import AnyAll
 from program_arrays import ArrayHelpers
 from program_check import DOCUMENTED_LIMITATIONS, Outcome, check_case, check_function  # noqa: F401 - re-exported
 from program_closures import Closures
@@ -105,6 +106,8 @@ FEATURES: dict[str, str] = {
     "boolops": "and / or / not on conditions",
     "value_boolops": "value-returning `x or y` / `x and y` on numbers",
     "chained_compare": "chained comparisons `a < b <= c`",
+    "any_all": "any(...) / all(...) of a generator expression over a vector's elements or of a display of "
+    "conditions; min(...) / max(...) of a generator expression over a vector's elements (program_any_all.py)",
     "truthiness": "a number used as a condition (`if x:`)",
     "static_range": "for over range(3), range(len(v)), ...",
     "traced_range": "for over range(n) with n an int32 argument",
@@ -163,7 +166,7 @@ FEATURES: dict[str, str] = {
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
                              "helper_effects", "init_effects"})
-OFF_BY_DEFAULT = frozenset({"break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
+OFF_BY_DEFAULT = frozenset({"any_all", "break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
                             "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges"}) | EFFECT_FEATURES
@@ -194,7 +197,7 @@ def parse_features(spec: str | None) -> frozenset[str]:
     return frozenset(features)
 
 
-class _Builder(LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(AnyAll, LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

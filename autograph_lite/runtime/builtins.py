@@ -5,8 +5,9 @@ With concrete arguments every one of them is the builtin itself. With a traced a
 larger, so a NaN after the first value never wins and of equal values, ``0.0`` and ``-0.0``, the
 first is kept, where ``jnp.minimum`` would spread the NaN; of one 1-D array, the same over its
 elements; with ``key=``, the first element whose key is smallest / largest), ``sum`` of an array
-adds its rows, ``any`` / ``all`` test its elements, ``int`` / ``float`` / ``bool`` are casts (``int``
-truncates toward zero, as Python does), and
+adds its rows, ``any`` / ``all`` test its elements (of a list or generator of traced conditions,
+their truths in order, as ``or`` / ``and`` take them: :func:`.logic.truth_fold`), ``int`` /
+``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
 ``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
 ``next`` is here for its effect, not for traced arguments: inside staged code, advancing an iterator
 would happen once while tracing, so it is refused there (:func:`.effects.check_advance`); ``setattr``
@@ -16,7 +17,7 @@ and ``delattr`` too, checked as an attribute store written out (:func:`.effects.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
@@ -26,13 +27,16 @@ from jax import lax
 from ..errors import StagingTypeError, TracedPredicateError
 from . import effects, printing
 from .locations import caller_location
-from .values import any_traced, is_array_leaf, truth_of_one_element
+from .logic import truth_fold
+from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
 
 
 def _min_max(
     python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], best_index: Callable[[Any], Any]
 ) -> Callable[..., Any]:
     def traced_version(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and isinstance(args[0], Iterator) and inside_a_trace():
+            args = (list(args[0]),)  # a generator: Python draws every element too, in order, then compares
         if set(kwargs) <= {"key", "default"} and kwargs.get("key") is not None:
             return _min_max_by_key(python_builtin, args, **kwargs)
         if kwargs or not any_traced(args):
@@ -151,15 +155,15 @@ def _sum(iterable: Any, /, start: Any = 0) -> Any:
 
 
 def _any(iterable: Any, /) -> Any:
-    if not any_traced(iterable) or not hasattr(iterable, "shape"):
-        return builtins.any(iterable)
-    return jnp.any(_elements_as_truth(iterable, "any"))
+    if hasattr(iterable, "shape") and any_traced(iterable):
+        return jnp.any(_elements_as_truth(iterable, "any"))
+    return truth_fold(iterable, True) if inside_a_trace() else builtins.any(iterable)
 
 
 def _all(iterable: Any, /) -> Any:
-    if not any_traced(iterable) or not hasattr(iterable, "shape"):
-        return builtins.all(iterable)
-    return jnp.all(_elements_as_truth(iterable, "all"))
+    if hasattr(iterable, "shape") and any_traced(iterable):
+        return jnp.all(_elements_as_truth(iterable, "all"))
+    return truth_fold(iterable, False) if inside_a_trace() else builtins.all(iterable)
 
 
 def _elements_as_truth(array: Any, name: str) -> Any:

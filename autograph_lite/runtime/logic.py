@@ -91,20 +91,54 @@ def compare(left: Any, *chain: Any) -> Any:
     return result
 
 
-def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any]) -> Any:
+def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any],
+                      location: Location | None = None) -> Any:
     """An operand that Python may skip, evaluated because the result so far is traced; eager Python
-    evaluates it only where ``needed()`` holds.
+    evaluates it only where ``needed()`` holds (``location``: where the operand is, if not its own).
 
     It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
     that would mutate a list or assign a nonlocal there is refused rather than made once too often,
     and what it stages for run time (a check, a ``print``) waits for ``needed()`` (:mod:`.paths`).
     """
-    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location_of(operand))
+    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)",
+                                location or location_of(operand))
     with appends.inside(context), skippable(needed):
         return operand()
 
 
-def _truth_of(value: Any, where: Callable[[], Any], holds: bool = True) -> Callable[[], Any]:
+_END = object()
+
+
+def truth_fold(iterable: Any, stops_on: bool) -> Any:
+    """``any(iterable)`` (``stops_on`` True) or ``all(iterable)`` (False), of elements that may be traced.
+
+    Python takes each element's truth in order and stops at the first that decides. A traced element's
+    truth is known at run time only: the elements after it are drawn anyway, as the operands after a
+    traced one of ``or`` / ``and`` are evaluated (a generator's code runs under the condition that no
+    element decided before it), and their truths are combined at run time. A concrete element that
+    decides ends the fold where Python ends it.
+    """
+    construct = "any(...)" if stops_on else "all(...)"
+    location = caller_location()
+    iterator = iter(iterable)
+    combined: Any = None  # the truths of the traced elements so far, OR-ed (any) or AND-ed (all)
+    while True:
+        if combined is None:
+            element = next(iterator, _END)
+        else:
+            undecided = _truth_of(combined, None, holds=not stops_on)
+            element = _evaluated_anyway(lambda: next(iterator, _END), construct, undecided, location)
+        if element is _END:
+            return not stops_on if combined is None else combined
+        if not is_traced(element):
+            if bool(element) is stops_on:
+                return stops_on
+            continue
+        truth = _truth(element, None)
+        combined = truth if combined is None else (jnp.logical_or if stops_on else jnp.logical_and)(combined, truth)
+
+
+def _truth_of(value: Any, where: Callable[[], Any] | None, holds: bool = True) -> Callable[[], Any]:
     """Whether a traced operand is true (``holds``) or false at run time, computed only if a check or
     print needs it: the condition under which eager Python evaluates the operand after it."""
     return lambda: _truth(value, where) if holds else jnp.logical_not(_truth(value, where))
