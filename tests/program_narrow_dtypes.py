@@ -32,10 +32,11 @@ from program_model import Block, E, Scope, Var
 # type code -> the dtype's name in `jnp.` (the parameter's type, and its variables')
 NARROW_DTYPES = {"h16": "float16", "bf16": "bfloat16", "u8": "uint8", "i8": "int8", "i16": "int16", "u16": "uint16"}
 
-# Python constants beside a value of each type: ones it holds, and ones near and past its limits
+# Python constants beside a value of each type: ones it holds, and ones near and past its limits (none
+# past float32's: a Python float is the float32 jit makes of it, ``1e39`` is ``inf`` with no choice made)
 CONSTANTS = {
     "h16": ("(-10.0)", "0.5", "3", "65504.0", "70000.0", "(-70000.0)", "0.1", "70000", "1e-08"),
-    "bf16": ("(-10.0)", "0.5", "3", "0.1", "257.0", "3e+38", "1e+39", "257", "1e-08"),
+    "bf16": ("(-10.0)", "0.5", "3", "0.1", "257.0", "3e+38", "3.4e+38", "257", "1e-08"),
     "u8": ("0", "3", "255", "256", "300", "(-1)", "70000", "2.5"),
     "i8": ("0", "(-3)", "127", "128", "(-129)", "300", "0.5"),
     "i16": ("0", "(-3)", "32767", "40000", "(-32769)", "70000", "0.5"),
@@ -191,7 +192,14 @@ class NarrowDtypes:
 
     def stmt_narrow_arithmetic(self, scope: Scope, ctx) -> Block:
         """``n = (m * k)``: eager arithmetic in ``m``'s dtype (float16 rounding, uint8 wrapping), or
-        Python's where ``m`` is still the Python number a choice gave it."""
+        Python's where ``m`` is still the Python number a choice gave it. ``k`` may be a Python number
+        that a cast of an argument makes (``float(a)``, ``int(a) % 3``), known only when the program
+        runs under ``jit``: still a Python number beside ``m``, so ``m``'s dtype computes."""
         name = self.fresh("n")
         operand = self.narrow_operand(self.narrow_type, scope, constant=False)
-        return self.defined_as(scope, name, [f"{name} = ({operand.text} * {self.pick(FACTORS[self.narrow_type])})"])
+        arguments = [v.name for v in self.visible(scope, ("i", "f")) if v.kind == "arg"]
+        factor = self.pick(FACTORS[self.narrow_type])
+        if arguments and self.chance(40):
+            cast = f"float({self.pick(arguments)})" if self.narrow_type in ("h16", "bf16") else f"(int({self.pick(arguments)}) % 3)"
+            factor = self.pick([cast, f"({cast} * 0 + {factor})"])
+        return self.defined_as(scope, name, [f"{name} = ({operand.text} * {factor})"])

@@ -29,6 +29,7 @@ from . import effects, printing
 from .locations import caller_location
 from .logic import truth_fold
 from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
+from .weak_types import converted
 
 
 def _min_max(
@@ -179,16 +180,26 @@ def _elements_as_truth(array: Any, name: str) -> Any:
 def _int(value: Any = 0, *args: Any) -> Any:
     if args or not any_traced(value):
         return builtins.int(value, *args)
-    array = jnp.asarray(value)
+    array = _scalar(value)
     if jnp.issubdtype(array.dtype, jnp.floating):
         array = jnp.trunc(array)
-    return array.astype(jnp.int32)
+    return converted(array, jnp.result_type(int), weak=True)
 
 
 def _float(value: Any = 0.0) -> Any:
     if not any_traced(value):
         return builtins.float(value)
-    return jnp.asarray(value).astype(jnp.float32)
+    return converted(_scalar(value), jnp.result_type(float), weak=True)
+
+
+def _scalar(value: Any) -> jax.Array:
+    """A traced value that ``int()`` / ``float()`` make a Python number of: a scalar, as JAX's own
+    ``__int__`` / ``__float__`` ask. The number they give is weakly typed, as a Python number is beside
+    an array (``b * float(x)`` computes in ``b``'s bfloat16, ``u8 * int(k)`` wraps in uint8)."""
+    array = jnp.asarray(value)
+    if array.ndim:
+        raise TypeError(f"Only scalar arrays can be converted to Python scalars; got arr.ndim={array.ndim}")
+    return array
 
 
 def _bool(value: Any = False) -> Any:
