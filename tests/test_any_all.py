@@ -1,32 +1,34 @@
-"""``any(...)`` / ``all(...)`` of a generator or a list of traced conditions (runtime/logic.py
-``truth_fold``), and ``min(...)`` / ``max(...)`` of a generator of traced values.
+"""``any(...)`` / ``all(...)`` of a list of traced conditions (runtime/logic.py ``truth_fold``), and
+``min(...)`` / ``max(...)`` of a generator of traced values.
 
 Python takes each element's truth in order and stops at the first that decides. With a traced
-element its truth was a Python ``bool`` of a tracer: a TracerBoolConversionError under ``jit`` for
-``any(x > t for x in xs)``, one of the commonest lines of Python. The elements after a traced one
-are now drawn anyway (a generator's code runs, its prints and checks waiting for the condition that
-no earlier element decided), and the truths combined at run time.
+element that was a Python ``bool`` of a tracer: a TracerBoolConversionError under ``jit`` for
+``any([x > t for x in xs])``. The elements of a list are made already: the ones after a traced element
+are taken too, and the truths combined at run time. A generator is refused at the traced element
+(found by review: drawing past Python's stop took elements from whoever else held the iterator, ran a
+generator function's effects, and never ended on ``itertools.count()``).
 """
 
 from __future__ import annotations
+
+import itertools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from support import assert_equivalent, conversion_error, where
+from support import assert_equivalent, where
 
 import autograph_lite
-
-LOG: list[int] = []
+from autograph_lite.errors import TracedPredicateError
 
 
 def any_above(xs, t):
-    return any(x > t for x in xs)
+    return any([x > t for x in xs])  # noqa: C419 - a list on purpose: made whole before any() asks
 
 
 def all_above(xs, t):
-    return all(x > t for x in xs)
+    return all([x > t for x in xs])  # noqa: C419
 
 
 def any_of_a_list(a, b):
@@ -38,7 +40,7 @@ def all_of_a_tuple(a, b):
 
 
 def branch_on_any(xs, t):
-    if any(x > t for x in xs):
+    if any([x > t for x in xs]):  # noqa: C419
         return jnp.sum(xs)
     return -t
 
@@ -47,17 +49,25 @@ def concrete_after_traced(xs, t):
     return any([xs[0] > t, 1, xs[1] > t])  # the 1 decides, whatever the traced element is
 
 
+def concrete_before_traced(xs, t):
+    return all([0, xs[0] > t])  # Python's all stops at the 0 and never asks the traced element
+
+
+def dict_values_all(xs, t):
+    return all({"a": xs[0] > t, "b": xs[1] > t}.values())
+
+
 def empty_any_and_all(xs):
-    return any(x > 0 for x in xs[:0]), all(x > 0 for x in xs[:0])
+    return any([x > 0 for x in xs[:0]]), all([x > 0 for x in xs[:0]])  # noqa: C419
 
 
 XS = jnp.array([1.0, 4.0, -2.0])
 
 
 @pytest.mark.parametrize("t", [-5.0, 0.0, 2.0, 9.0])
-@pytest.mark.parametrize("function", [any_above, all_above, branch_on_any, concrete_after_traced],
-                         ids=lambda f: f.__name__)
-def test_a_generator_of_traced_conditions_as_eager(function, t):
+@pytest.mark.parametrize("function", [any_above, all_above, branch_on_any, concrete_after_traced,
+                                      concrete_before_traced, dict_values_all], ids=lambda f: f.__name__)
+def test_a_list_of_traced_conditions_as_eager(function, t):
     assert_equivalent(function, XS, jnp.float32(t))
 
 
@@ -71,62 +81,85 @@ def test_no_element_gives_python_s_answer():
     assert autograph_lite.jit(empty_any_and_all)(XS) == (False, True)
 
 
-def shown(k):
-    print("shown", k)
-    return k
+def any_of_a_generator(xs):
+    return any(x > 1.0 for x in xs)
 
 
-def prints_per_element(xs, t):
-    return any(shown(x) > t for x in xs)
+def rest_after_any(xs):
+    it = iter(xs)
+    found = any(v > 0 for v in it)  # Python stops at the first positive element...
+    return found, next(it, -1.0)  # ... and the iterator still holds the rest
 
 
-@pytest.mark.parametrize("t", [-5.0, 2.0, 9.0])
-def test_an_element_prints_only_where_python_draws_it(t, capsys):
-    expected = prints_per_element(XS, jnp.float32(t))
-    printed = capsys.readouterr().out
-    jitted = autograph_lite.jit(prints_per_element)
-    for _ in range(2):  # the trace, then the cached program
-        assert bool(jitted(XS, jnp.float32(t))) == bool(expected)
-        jax.effects_barrier()
-        assert capsys.readouterr().out == printed
+def any_twice(xs):
+    g = (v > 0 for v in xs)
+    return any(g), any(g)
 
 
-def logged(x):
-    LOG.append(1)
-    return x > 0
+def checks(xs, log):
+    for v in xs:
+        log.append(v)
+        yield v > 0
 
 
-def mutates_after_a_traced_element(xs):
-    return any(logged(x) for x in xs)
+def count_checked(xs):
+    log = []
+    return any(checks(xs, log)), len(log)
 
 
-def test_an_effect_after_a_traced_element_is_refused_at_the_line():
-    """Eager Python appends once per element it draws: how many is known at run time only."""
-    message = conversion_error(mutates_after_a_traced_element, XS)
-    assert where(mutates_after_a_traced_element, "any(logged") in message
-    assert "any(...)" in message
-    LOG.clear()
+def first_power_above(xs):
+    return any(xs[0] < i for i in itertools.count())
+
+
+@pytest.mark.parametrize("function, text", [
+    (any_of_a_generator, "any(x"), (rest_after_any, "any(v"), (any_twice, "any(g)"), (count_checked, "any(checks"),
+    (first_power_above, "any(xs"),
+], ids=lambda f: getattr(f, "__name__", ""))
+def test_an_iterator_meeting_a_traced_truth_is_refused_at_the_line(function, text):
+    """Python stops drawing at the element that decides, known only at run time: drawing on would
+    take elements from whoever else holds the iterator, run a generator function's effects, or
+    never end. Found by review (each gave a silent wrong value, or hung, on the first version)."""
+    function(XS)  # eager Python answers
+    with pytest.raises(TracedPredicateError) as refused:
+        autograph_lite.jit(function)(XS)
+    assert where(function, text) in str(refused.value)
+    assert "a list comprehension" in str(refused.value)
+
+
+def test_an_iterator_python_decides_on_before_a_traced_element_is_python_s():
+    def decided_early(xs):
+        return any(v for v in [1, xs[0] > 0]), all(iter([0, xs[0] > 0]))
+
+    assert autograph_lite.jit(decided_early)(XS) == (True, False)
 
 
 def any_of_rows(rows):
-    return any(row > 0 for row in rows)
+    return any([row > 0 for row in rows])  # noqa: C419
 
 
-def test_a_traced_element_of_several_values_is_a_located_error():
-    """Eager Python raises for the truth of a row of several elements; traced, it is refused where it is."""
-    with pytest.raises(ValueError):
-        any_of_rows(np.ones((2, 3)))
-    message = conversion_error(any_of_rows, jnp.ones((2, 3)))
-    assert where(any_of_rows, "any(row") in message
+def test_a_traced_element_of_several_values_raises_as_eager():
+    """Python's own ``any`` asks the truth of a row of several elements: JAX's ValueError, as eagerly."""
+    with pytest.raises(ValueError, match="more than one element") as eager:
+        any_of_rows(jnp.ones((2, 3)))
+    with pytest.raises(ValueError, match="more than one element") as converted:
+        autograph_lite.jit(any_of_rows)(jnp.ones((2, 3)))
+    assert str(converted.value).splitlines()[0] == str(eager.value).splitlines()[0]
+
+
+def after_a_traced_one(x, rows):
+    return any([x > 0, rows > 0])  # Python asks the row only where x <= 0
+
+
+def test_a_row_after_a_traced_element_is_a_located_error():
+    with pytest.raises(TracedPredicateError) as refused:
+        autograph_lite.jit(after_a_traced_one)(jnp.float32(1.0), jnp.ones(3))
+    assert where(after_a_traced_one, "any(") in str(refused.value)
 
 
 def test_an_array_keeps_jax_s_reduction():
-    assert primitives_of(any_above, XS, jnp.float32(0.0)) >= {"gt", "or"}
+    ops = {e.primitive.name for e in jax.make_jaxpr(autograph_lite.convert(lambda xs: any(xs > 1.0)))(XS).jaxpr.eqns}
+    assert "reduce_or" in ops
     assert_equivalent(lambda xs: any(xs > 1.0), XS)
-
-
-def primitives_of(function, *args):
-    return {equation.primitive.name for equation in jax.make_jaxpr(autograph_lite.convert(function))(*args).jaxpr.eqns}
 
 
 def largest_shifted(xs):
@@ -145,6 +178,16 @@ def first_smallest(xs):
 def test_min_and_max_of_a_generator_of_traced_values_as_eager(function):
     """Python draws the whole generator, then compares in order: a TracerBoolConversionError before."""
     assert_equivalent(function, XS)
+
+
+def largest_of_one(xs):
+    return max(v for v in [xs])  # one item: Python compares nothing and returns the array
+
+
+def test_min_and_max_of_one_item_return_it():
+    """Found by review: the generator made a list of one array, compared as a 2-D array (an error)."""
+    assert_equivalent(largest_of_one, XS)
+    assert_equivalent(lambda xs: min([xs]), XS)
 
 
 def test_min_of_a_generator_keeps_python_s_first_of_equal_values():

@@ -5,8 +5,8 @@ With concrete arguments every one of them is the builtin itself. With a traced a
 larger, so a NaN after the first value never wins and of equal values, ``0.0`` and ``-0.0``, the
 first is kept, where ``jnp.minimum`` would spread the NaN; of one 1-D array, the same over its
 elements; with ``key=``, the first element whose key is smallest / largest), ``sum`` of an array
-adds its rows, ``any`` / ``all`` test its elements (of a list or generator of traced conditions,
-their truths in order, as ``or`` / ``and`` take them: :func:`.logic.truth_fold`), ``int`` /
+adds its rows, ``any`` / ``all`` test its elements (of a list of traced conditions, their
+truths in order: :func:`.logic.truth_fold`), ``int`` /
 ``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
 ``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
 ``next`` is here for its effect, not for traced arguments: inside staged code, advancing an iterator
@@ -28,7 +28,7 @@ from ..errors import StagingTypeError, TracedPredicateError
 from . import effects, printing
 from .locations import caller_location
 from .logic import truth_fold
-from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
+from .values import any_traced, is_array_leaf, truth_of_one_element
 from .weak_types import converted
 
 
@@ -36,8 +36,10 @@ def _min_max(
     python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], best_index: Callable[[Any], Any]
 ) -> Callable[..., Any]:
     def traced_version(*args: Any, **kwargs: Any) -> Any:
-        if len(args) == 1 and isinstance(args[0], Iterator) and inside_a_trace():
-            args = (list(args[0]),)  # a generator: Python draws every element too, in order, then compares
+        if len(args) == 1 and isinstance(args[0], Iterator):
+            args = (list(args[0]),)  # a generator, map(...), iter(xs): Python draws every element too, in order
+        if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) and len(args[0]) == 1:
+            return args[0][0]  # one item: Python compares nothing (an array item is returned as it is)
         if set(kwargs) <= {"key", "default"} and kwargs.get("key") is not None:
             return _min_max_by_key(python_builtin, args, **kwargs)
         if kwargs or not any_traced(args):
@@ -158,13 +160,28 @@ def _sum(iterable: Any, /, start: Any = 0) -> Any:
 def _any(iterable: Any, /) -> Any:
     if hasattr(iterable, "shape") and any_traced(iterable):
         return jnp.any(_elements_as_truth(iterable, "any"))
-    return truth_fold(iterable, True) if inside_a_trace() else builtins.any(iterable)
+    try:
+        return builtins.any(iterable)  # Python's own, up to the first traced element (if any)
+    except jax.errors.TracerBoolConversionError as error:
+        return _folded(iterable, True, error)
 
 
 def _all(iterable: Any, /) -> Any:
     if hasattr(iterable, "shape") and any_traced(iterable):
         return jnp.all(_elements_as_truth(iterable, "all"))
-    return truth_fold(iterable, False) if inside_a_trace() else builtins.all(iterable)
+    try:
+        return builtins.all(iterable)
+    except jax.errors.TracerBoolConversionError as error:
+        return _folded(iterable, False, error)
+
+
+def _folded(iterable: Any, stops_on: bool, error: Exception) -> Any:
+    """The fold of a container over again, from its first element (:func:`.logic.truth_fold`); its
+    refusal of an iterator has JAX's error, met inside Python's ``any`` / ``all``, as its cause."""
+    try:
+        return truth_fold(iterable, stops_on)
+    except TracedPredicateError as refusal:
+        raise refusal from error
 
 
 def _elements_as_truth(array: Any, name: str) -> Any:

@@ -91,51 +91,53 @@ def compare(left: Any, *chain: Any) -> Any:
     return result
 
 
-def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any],
-                      location: Location | None = None) -> Any:
+def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any]) -> Any:
     """An operand that Python may skip, evaluated because the result so far is traced; eager Python
-    evaluates it only where ``needed()`` holds (``location``: where the operand is, if not its own).
+    evaluates it only where ``needed()`` holds.
 
     It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
     that would mutate a list or assign a nonlocal there is refused rather than made once too often,
     and what it stages for run time (a check, a ``print``) waits for ``needed()`` (:mod:`.paths`).
     """
-    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)",
-                                location or location_of(operand))
+    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location_of(operand))
     with appends.inside(context), skippable(needed):
         return operand()
 
 
-_END = object()
+# Containers whose iteration runs no code of the user's and advances no iterator anyone else holds.
+_CONTAINERS = frozenset({list, tuple, range, dict, set, frozenset, type({}.keys()), type({}.values()), type({}.items())})
 
 
 def truth_fold(iterable: Any, stops_on: bool) -> Any:
-    """``any(iterable)`` (``stops_on`` True) or ``all(iterable)`` (False), of elements that may be traced.
+    """``any(iterable)`` (``stops_on`` True) or ``all(iterable)`` (False) of a container whose elements
+    may be traced, after Python's own ``any`` / ``all`` met a traced one.
 
     Python takes each element's truth in order and stops at the first that decides. A traced element's
-    truth is known at run time only: the elements after it are drawn anyway, as the operands after a
-    traced one of ``or`` / ``and`` are evaluated (a generator's code runs under the condition that no
-    element decided before it), and their truths are combined at run time. A concrete element that
-    decides ends the fold where Python ends it.
+    truth is known at run time only, so the elements after it are taken too and the truths combined
+    at run time; a concrete element that decides ends the fold where Python ends it. Their values are
+    already made (a list display, a list comprehension): taking them changes nothing. An iterator (a
+    generator expression, ``map``, ``iter(xs)``) is refused instead: drawing past the element where
+    Python stops would run code Python does not run, and take elements from whoever else holds the
+    iterator (``any(v > 0 for v in it)`` then ``next(it)``).
     """
-    construct = "any(...)" if stops_on else "all(...)"
-    location = caller_location()
-    iterator = iter(iterable)
+    if type(iterable) not in _CONTAINERS:
+        name = "any" if stops_on else "all"
+        raise TracedPredicateError(
+            f"{name}() of a {type(iterable).__name__} met a traced truth value: Python stops drawing "
+            "elements at the first that decides, which is known only when the program runs",
+            caller_location(),
+            f"Make the elements first, as a list: {name}([x > t for x in xs]) (a list comprehension, not a "
+            f"generator), or reduce an array: jnp.{name}(xs > t).",
+        )
     combined: Any = None  # the truths of the traced elements so far, OR-ed (any) or AND-ed (all)
-    while True:
-        if combined is None:
-            element = next(iterator, _END)
-        else:
-            undecided = _truth_of(combined, None, holds=not stops_on)
-            element = _evaluated_anyway(lambda: next(iterator, _END), construct, undecided, location)
-        if element is _END:
-            return not stops_on if combined is None else combined
+    for element in iterable:
         if not is_traced(element):
             if bool(element) is stops_on:
                 return stops_on
             continue
         truth = _truth(element, None)
         combined = truth if combined is None else (jnp.logical_or if stops_on else jnp.logical_and)(combined, truth)
+    return not stops_on if combined is None else combined
 
 
 def _truth_of(value: Any, where: Callable[[], Any] | None, holds: bool = True) -> Callable[[], Any]:
