@@ -304,8 +304,8 @@ def _needs_runtime(value: Any) -> bool:
     ``_ag.call``, and so do draws from a random number generator (``np.random.normal``, a method of
     NumPy's hidden global one) and the library functions that mutate an argument (``heapq.heappush``,
     ``np.copyto``: runtime.library_mutators), which the runtime refuses inside staged code."""
-    if changes_random_state(value) or is_mutator(value):
-        return True
+    if changes_random_state(value) or is_mutator(value) or value is getattr or value is hasattr:
+        return True  # getattr / hasattr: the attribute's getter of the user's runs converted (runtime.attribute_loads)
     try:
         return value in TRACED_BUILTINS or open_builtin(value) is not None
     except TypeError:  # unhashable

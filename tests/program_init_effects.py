@@ -14,11 +14,21 @@ outside vouches for nothing: ``held()`` (``self.items = [SHELF]``, then ``h.item
 object's own (a list attribute built and appended to, ``**kw`` read, a property setter) must keep
 working staged.
 
+The same holds for the program's code that Python runs implicitly: a dataclass's ``__post_init__``
+and ``default_factory`` (plain, frozen, slots with ``kw_only`` and an ``InitVar``, a
+``field(init=False)``: ``posted()``, ``rowed()``, ``pinned()``, ``scaled()``; a print, ``LoudPost(2)``),
+a property's getter (read as written, by ``getattr`` / ``hasattr``, through ``super()``: ``gauged()``,
+``named()``, ``plussed()``; a subclass of ``property`` with a ``__get__`` of its own, ``Kinded().kind``),
+a ``cached_property``, a ``__getattr__`` (``lazied()``, ``looked()``),
+an ``if`` on a maybe traced value in ``__post_init__`` or a getter (``Signed(v).k``, ``Magnitude(v).size``),
+and an array method writing into an output passed by position (``clip_into()``).
+
 ``f`` starts by resetting the logs, so every run of ``f`` (eager, converted, jitted) starts alike.
 """
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
 from program_model import E
 
 LOG_BOUND = 4  # every leaf is its count % 5
@@ -52,14 +62,59 @@ MODULE_PARTS = {
     "Temp": "class Temp:\n    def __init__(self, v):\n        self.value = v\n\n    @property\n    def value(self):\n"
             "        return self._v\n\n    @value.setter\n    def value(self, v):\n        self._v = v",
     "temp": "def temp():\n    return Temp(2).value",
+    # A dataclass's __init__ has no source: its __post_init__ and default_factory are the program's code.
+    "dataclasses": "import dataclasses",
+    "Posted": "@dataclasses.dataclass\nclass Posted:\n    k: int\n\n    def __post_init__(self):\n"
+              "        MADE_LOG[0] += 1",
+    "posted": "def posted():\n    return (Posted(1).k + MADE_LOG[0]) % 5",
+    "LoudPost": "@dataclasses.dataclass\nclass LoudPost:\n    k: int\n\n    def __post_init__(self):\n"
+                "        print('posted', self.k)",
+    "fresh_row": "def fresh_row():\n    MADE_LOG[0] += 1\n    return [0]",
+    "Rows": "@dataclasses.dataclass\nclass Rows:\n    rows: list = dataclasses.field(default_factory=fresh_row)",
+    "rowed": "def rowed():\n    return (len(Rows().rows) + len(Rows([1, 2]).rows) + MADE_LOG[0]) % 5",
+    "Pinned": "@dataclasses.dataclass(frozen=True)\nclass Pinned:\n    k: int\n"
+              "    twice: int = dataclasses.field(init=False, default=0)\n\n    def __post_init__(self):\n"
+              "        MADE_LOG[0] += 1\n        object.__setattr__(self, 'twice', 2 * self.k)",
+    "pinned": "def pinned():\n    return (Pinned(1).twice + MADE_LOG[0]) % 5",
+    "Scaled": "@dataclasses.dataclass(slots=True, kw_only=True)\nclass Scaled:\n    k: int\n"
+              "    scale: dataclasses.InitVar[int] = 2\n    out: int = dataclasses.field(init=False, default=0)\n\n"
+              "    def __post_init__(self, scale):\n        MADE_LOG[0] += 1\n        self.out = self.k * scale",
+    "scaled": "def scaled():\n    return (Scaled(k=1).out + Scaled(k=1, scale=3).out + MADE_LOG[0]) % 5",
+    "Signed": "@dataclasses.dataclass\nclass Signed:\n    k: int\n\n    def __post_init__(self):\n"
+              "        k = self.k\n        if k < 0:\n            k = -k\n        self.k = k",
+    # A property's getter, a cached_property: the program's code, run where the attribute is read.
+    "functools": "import functools",
+    "Gauge": "class Gauge:\n    def __init__(self, k):\n        self.k = k\n\n    @property\n    def read(self):\n"
+             "        MADE_LOG[0] += 1\n        return self.k",
+    "gauged": "def gauged():\n    return (Gauge(1).read + MADE_LOG[0]) % 5",
+    "named": "def named():\n    return (getattr(Gauge(1), 'read') + hasattr(Gauge(1), 'read') + MADE_LOG[0]) % 5",
+    "Plus": "class Plus(Gauge):\n    @property\n    def read(self):\n        return super().read + 1",
+    "plussed": "def plussed():\n    return (Plus(1).read + MADE_LOG[0]) % 5",
+    # A property whose own __get__ decides what a read gives.
+    "classproperty": "class classproperty(property):\n    def __get__(self, owner, cls=None):\n"
+                     "        return self.fget(type(owner) if cls is None else cls)",
+    "Kinded": "class Kinded:\n    K = 2\n\n    @classproperty\n    def kind(cls):\n"
+              "        return cls.K if isinstance(cls, type) else 4",
+    "Lazy": "class Lazy:\n    def __init__(self, k):\n        self.k = k\n\n    @functools.cached_property\n"
+            "    def doubled(self):\n        MADE_LOG[0] += 1\n        return 2 * self.k",
+    "lazied": "def lazied():\n    lazy = Lazy(1)\n    return (lazy.doubled + lazy.doubled + MADE_LOG[0]) % 5",
+    "Lookup": "class Lookup:\n    def __getattr__(self, name):\n        MADE_LOG[0] += 1\n        return len(name)",
+    "looked": "def looked():\n    return (Lookup().abc + MADE_LOG[0]) % 5",
+    "Magnitude": "class Magnitude:\n    def __init__(self, k):\n        self.k = k\n\n    @property\n    def size(self):\n"
+                 "        if self.k < 0:\n            return -self.k\n        return self.k",
+    # An array method writing its result into an output passed by position.
+    "numpy": "import numpy as np",
+    "TANK": "TANK = np.zeros(2, np.int64)",
+    "clip_into": "def clip_into():\n    (TANK + 1).clip(0, 100, TANK)\n    return int(TANK[0]) % 5",
 }
-ENTRIES = {"made": "MADE_LOG[0] = 0", "counted": "Counted.made = 0", "typed": "Typed.made = 0", "shelf": "SHELF[:] = [0]"}
+ENTRIES = {"made": "MADE_LOG[0] = 0", "counted": "Counted.made = 0", "typed": "Typed.made = 0", "shelf": "SHELF[:] = [0]",
+           "tank": "TANK[:] = 0"}
 
 
 class InitEffects:
     """Int leaves that make an object whose ``__init__`` has an effect: ``made()``, ``counted()``,
     ``typed()``, ``loud()``, ``tracked()``, ``local_made()``; or changes only the new object: ``bagged()``,
-    ``opts()``, ``temp()``."""
+    ``opts()``, ``temp()``; or run the program's code implicitly (see the module's docstring)."""
 
     init_entries: frozenset[str] = frozenset()  # the logs f must reset first (see ENTRIES)
 
@@ -68,7 +123,10 @@ class InitEffects:
         if self.has("init_effects") and t == "i":
             options += [self.made_leaf, self.counted_leaf, self.typed_leaf, self.loud_leaf, self.tracked_leaf,
                         self.local_made_leaf, self.held_leaf, self.kw_grow_leaf, self.acc_grow_leaf,
-                        self.bagged_leaf, self.opts_leaf, self.temp_leaf]
+                        self.bagged_leaf, self.opts_leaf, self.temp_leaf, self.dataclass_leaf, self.loud_post_leaf,
+                        self.getter_leaf, self.class_property_leaf, self.clip_into_leaf]
+            if self.defined_of(scope, "i"):
+                options.append(lambda: self.traced_field_leaf(scope))
         return options
 
     def _made_with(self, *parts: str, entry: str | None = None) -> None:
@@ -125,6 +183,45 @@ class InitEffects:
     def temp_leaf(self) -> E:
         self._made_with("Temp", "temp")
         return E("temp()", 2, False)
+
+    def dataclass_leaf(self) -> E:
+        """A dataclass whose __post_init__ or default_factory logs: plain, frozen, slots with kw_only and an
+        InitVar, a field(init=False)."""
+        helper, parts = self.draw(st.sampled_from([
+            ("posted", ("Posted",)), ("rowed", ("fresh_row", "Rows")), ("pinned", ("Pinned",)), ("scaled", ("Scaled",)),
+        ]))
+        self._made_with("MADE_LOG", "dataclasses", *parts, helper, entry="made")
+        return E(f"{helper}()", LOG_BOUND, False)
+
+    def loud_post_leaf(self) -> E:
+        self._made_with("dataclasses", "LoudPost")
+        return E("LoudPost(2).k", 2, False)
+
+    def traced_field_leaf(self, scope) -> E:
+        """A field, maybe traced, tested in an ``if``: by a dataclass's __post_init__ or a property's getter."""
+        var = self.pick(self.defined_of(scope, "i"))
+        made, parts = self.pick([("Signed({}).k", ("dataclasses", "Signed")), ("Magnitude({}).size", ("Magnitude",))])
+        self._made_with(*parts)
+        return E(made.format(var.name), var.bound, False)
+
+    def getter_leaf(self) -> E:
+        """A property's getter (read as written, by getattr / hasattr, through super()), a cached_property
+        (the attribute read twice: computed once) or a __getattr__ that logs."""
+        helper, parts = self.draw(st.sampled_from([
+            ("gauged", ("Gauge",)), ("named", ("Gauge",)), ("plussed", ("Gauge", "Plus")),
+            ("lazied", ("functools", "Lazy")), ("looked", ("Lookup",)),
+        ]))
+        self._made_with("MADE_LOG", *parts, helper, entry="made")
+        return E(f"{helper}()", LOG_BOUND, False)
+
+    def class_property_leaf(self) -> E:
+        """A subclass of property whose own ``__get__`` passes the class: 2, not the getter on the instance's 4."""
+        self._made_with("classproperty", "Kinded")
+        return E("Kinded().kind", 4, False)
+
+    def clip_into_leaf(self) -> E:
+        self._made_with("numpy", "TANK", "clip_into", entry="tank")
+        return E("clip_into()", LOG_BOUND, False)
 
     def entry_lines(self) -> list[str]:
         """The resets of the logs this program's leaves use, after those of the other features."""

@@ -98,7 +98,7 @@ def test_show_by_module_and_dotted_qualname(package):
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("def __call__(self, x):\n")
     assert "_ag.if_stmt(x > 0," in result.stdout
-    assert "y = x * self.scale" in result.stdout
+    assert "y = x * _ag.getattr(self, 'scale')" in result.stdout
 
 
 def test_diff_shows_removed_and_added_lines():

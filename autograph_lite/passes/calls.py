@@ -9,6 +9,11 @@ converted function) are looked up at run time, since their values are unknown he
 A library call given ``out=`` (``np.add(a, 1, out=BUF)``) writes into that array: it goes through
 ``_ag.call`` too, whose effect checks see the array it would change (``runtime.library_mutators``).
 The conversion layer's predicate sends the library functions that mutate an argument there already.
+
+Attribute reads become ``_ag.getattr(q, 'w')``: a property's getter, a ``cached_property`` or a
+``__getattr__`` of the user's is code Python runs implicitly, which the runtime converts
+(``runtime.attribute_loads``). Reads through a library module (``np.pi``), private names, the
+owner of a method call written as a chain of names and a store's target stay as written.
 """
 
 from __future__ import annotations
@@ -53,10 +58,41 @@ class _Calls(ExpressionTransformer):
     visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
-        self.generic_visit(node)
-        if self._keep(node.func) and not _writes_out(node):
+        callee = node.func
+        if isinstance(callee, gast.Attribute):  # the method is read with its owner, by the call
+            if dotted_name(callee) is None:  # a.b.c(...): the chain is read as written, as messages name it
+                callee.value = self.visit(callee.value)
+            node.args = self._visit_list(node.args)
+            node.keywords = self._visit_list(node.keywords)
+        else:
+            self.generic_visit(node)
+        if self._keep(callee) and not _writes_out(node):
             return node
         return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
+
+    def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
+        """``q.w`` -> ``_ag.getattr(q, 'w')``, which runs a getter of the user's converted; not a read
+        through a library module (``np.pi``), nor a store's target (``q.w = v``, whose chain the
+        attribute-store check and the effect messages name), nor a private name (``self.__w``, which
+        the code generator mangles as the class would)."""
+        if not isinstance(node.ctx, gast.Load):
+            return _visit_target_chain(self, node)
+        self.generic_visit(node)
+        if node.attr.startswith("__") and not node.attr.endswith("__"):
+            return node
+        path = dotted_name(node)
+        if path is not None and path[0] not in self.local_names and (path[0] == RUNTIME or self.leave_as_is(path[:1])):
+            return node
+        return nodes.runtime_call("getattr", [node.value, nodes.constant(node.attr, node.lineno)], node.lineno)
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        if not isinstance(node.ctx, gast.Load):
+            return _visit_target_chain(self, node)
+        if isinstance(node.value, gast.Attribute) and node.value.attr == "at":  # x.at[i]: JAX's update helper,
+            node.value.value = self.visit(node.value.value)  # which the subscripts pass recognises by its form
+            node.slice = self.visit(node.slice)
+            return node
+        return self.generic_visit(node)
 
     def _keep(self, callee: gast.expr) -> bool:
         if isinstance(callee, gast.Name) and callee.id == "super":
@@ -67,6 +103,19 @@ class _Calls(ExpressionTransformer):
         if path[0] == RUNTIME:
             return True
         return path[0] not in self.local_names and self.leave_as_is(path)
+
+
+def _visit_target_chain(rewriter: _Calls, node: gast.expr) -> gast.expr:
+    """A store's or a deletion's target: the attributes it reads on the way stay as written, the
+    calls and indices in it are rewritten (``a.b[f(i)].c = v``)."""
+    if isinstance(node, gast.Attribute):
+        node.value = _visit_target_chain(rewriter, node.value)
+    elif isinstance(node, gast.Subscript):
+        node.value = _visit_target_chain(rewriter, node.value)
+        node.slice = rewriter.visit(node.slice)
+    elif not isinstance(node, gast.Name):
+        node = rewriter.visit(node)
+    return node
 
 
 def _writes_out(call: gast.Call) -> bool:

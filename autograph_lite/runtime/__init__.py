@@ -69,6 +69,7 @@ class Operators:
             raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
         self.static_loops = static_loops
         self.call = calls.call
+        self.getattr = calls.load_attribute
         self.getitem = sequences.make_getitem(calls.call)
 
     def for_stmt(

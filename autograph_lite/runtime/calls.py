@@ -24,7 +24,7 @@ import jax
 
 from .. import callables, callees
 from ..errors import ConversionError
-from . import effects, function_arguments
+from . import attribute_loads, dataclass_init, effects, function_arguments
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
 from .locations import caller_location
@@ -53,6 +53,8 @@ class Calls:
             args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
         if isinstance(function, type):
             effects.check_construction(function)
+        if function is getattr or function is hasattr:
+            return attribute_loads.read_by_builtin(function, args, kwargs, self.call)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
             if handler is not None:
@@ -73,19 +75,28 @@ class Calls:
             return self.convert_argument(function)(*args, **kwargs)
         return self._call_function(method, (function, *args), kwargs)
 
+    def load_attribute(self, owner: Any, name: str) -> Any:
+        """``owner.name``, a getter of the user's converted (:mod:`.attribute_loads`)."""
+        return attribute_loads.load(owner, name, self.call)
+
     def _construct(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """``cls(*args, **kwargs)``, with the user's ``__init__`` converted where Python's own steps
         are plain (``type.__call__``: ``object.__new__``, then ``__init__``): run as it is, an
         ``__init__`` that logs, counts or prints would do so once while tracing a staged body instead
         of once per iteration. The instance is noted as made before ``__init__`` runs, so that its
-        stores into ``self`` are the staged code's own (:func:`.effects.note_made`)."""
+        stores into ``self`` are the staged code's own (:func:`.effects.note_made`). A dataclass's
+        generated ``__init__`` has no source: its steps are taken by :mod:`.dataclass_init`."""
         init = _convertible_init(cls)
         if init is None:
+            dataclass_init.refuse_unconverted(cls)
             made = cls(*args, **kwargs)
             _note_made_with_namespace(made)  # inside staged code, the new instance is that code's own
             return made
         made = object.__new__(cls)  # cls.__new__ is object.__new__ (_convertible_init)
         _note_made_with_namespace(made)
+        if isinstance(init, dataclass_init.DataclassInit):  # a dataclass's __init__, without source
+            init.run(made, args, kwargs, self.call)
+            return made
         returned = self._call_function(init, (made, *args), kwargs)
         if returned is not None:
             _RETURNS_ITS_ARGUMENT(returned)  # raises the TypeError that type.__call__ raises, word for word
@@ -137,9 +148,10 @@ def _note_made_with_namespace(made: Any) -> None:
         effects.note_made(namespace)
 
 
-def _convertible_init(cls: type) -> types.FunctionType | None:
+def _convertible_init(cls: type) -> types.FunctionType | dataclass_init.DataclassInit | None:
     """The ``__init__`` that :meth:`Calls._construct` may run converted (see :func:`_init_to_convert`),
-    remembered per class for as long as its ``__init__`` and ``__new__`` stay the same objects."""
+    or the steps of a dataclass's, remembered per class for as long as its ``__init__`` and ``__new__``
+    stay the same objects."""
     init, new, version = cls.__init__, cls.__new__, callees.rules_version()  # type: ignore[misc]
     known = _init_decisions.get(cls)
     if known is None or known[:3] != (init, new, version):
@@ -149,34 +161,47 @@ def _convertible_init(cls: type) -> types.FunctionType | None:
 
 
 # Per class: the __init__ and __new__ the decision was made for, the rules' version, the decision.
-_init_decisions: weakref.WeakKeyDictionary[type, tuple[Any, Any, int, types.FunctionType | None]] = (
-    weakref.WeakKeyDictionary())
+_init_decisions: weakref.WeakKeyDictionary[
+    type, tuple[Any, Any, int, types.FunctionType | dataclass_init.DataclassInit | None]] = weakref.WeakKeyDictionary()
 
 # What a library base may define and still take no part in making an instance (abc.ABC, typing.Generic).
 _CONSTRUCTION_HOOKS = frozenset({"__init__", "__new__", "__setattr__", "__delattr__", "__getattribute__",
                                  "__post_init__"})
 
 
-def _init_to_convert(cls: type, init: Any) -> types.FunctionType | None:
-    """``init`` where it is the user's, with source (a dataclass's, made by ``exec``, has none), in a
-    class whose metaclass ``__call__`` and ``__new__`` are Python's own, whose library bases (a Flax
-    or Equinox module) take no part in making an instance, and whose stores into ``self`` run none
-    of the user's code (a property setter, a ``__setattr__``: refused in staged code, they would make
-    an ``__init__`` that worked as it was fail)."""
+def _init_to_convert(cls: type, init: Any) -> types.FunctionType | dataclass_init.DataclassInit | None:
+    """``init`` where it is the user's, with source, or the steps of a dataclass's (made by ``exec``,
+    without source: :mod:`.dataclass_init`), in a class whose metaclass ``__call__`` and ``__new__``
+    are Python's own, whose library bases (a Flax or Equinox module) take no part in making an
+    instance, and whose stores into ``self`` run none of the user's code (a property setter, a
+    ``__setattr__``: refused in staged code, they would make an ``__init__`` that worked as it was
+    fail; a frozen dataclass stores through ``object.__setattr__``, around its own)."""
     if type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__:
         return None
     if not isinstance(init, types.FunctionType) or callees.is_marked_do_not_convert(init) or \
             callees.is_library_function(init):
         return None
+    steps = dataclass_init.plan(cls, init)
+    filename = init.__code__.co_filename
+    if steps is None and filename.startswith("<") and not linecache.getlines(filename):
+        return None
     for base in cls.__mro__[:-1]:
         if callees.is_library_module(base.__module__) and _CONSTRUCTION_HOOKS.intersection(vars(base)):
             return None
-        if {"__setattr__", "__delattr__"} & vars(base).keys() or any(map(_runs_code_on_store, vars(base).values())):
+        hooks = {"__setattr__", "__delattr__"} & vars(base).keys()
+        if hooks and not (steps is not None and steps.frozen and _made_by_dataclasses(base, hooks)):
             return None
-    filename = init.__code__.co_filename
-    if filename.startswith("<") and not linecache.getlines(filename):
-        return None
-    return init
+        if any(map(_runs_code_on_store, vars(base).values())):
+            return None
+    return init if steps is None else steps
+
+
+def _made_by_dataclasses(base: type, hooks: set[str]) -> bool:
+    """Whether ``base``'s ``__setattr__`` / ``__delattr__`` are a frozen dataclass's, which raise
+    ``FrozenInstanceError`` (made by ``exec``: without source)."""
+    return "__dataclass_fields__" in vars(base) and all(
+        isinstance(vars(base)[hook], types.FunctionType) and vars(base)[hook].__code__.co_filename.startswith("<")
+        for hook in hooks)
 
 
 def _runs_code_on_store(descriptor: Any) -> bool:

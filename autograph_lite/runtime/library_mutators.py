@@ -11,8 +11,9 @@ NumPy's in-place fillers), found by identity, so an alias (``from heapq import h
 ``push = heapq.heappush``) is found too. Beside the table: an unbound method of a builtin container
 (``list.append(POOL, v)``, ``dict.update(D, ...)``) mutates its first argument exactly as the bound
 method would, ``object.__setattr__`` / ``__delattr__`` change an attribute, ``ufunc.at`` changes its
-first argument, and a NumPy function's, ufunc's or array method's ``out=`` array is written, as is a
-ufunc's output passed by position.
+first argument, and a NumPy function's, ufunc's or array method's ``out=`` array is written, as is an
+output passed by position (``np.multiply(a, 2.0, BUF)``, ``np.cumsum(a, 0, None, BUF)``,
+``BUF.cumsum(0, None, BUF)``, ``np.ndarray.cumsum(BUF, 0, None, BUF)``).
 
 Not covered (docs/semantics.md says so): other libraries' functions that mutate in place, a
 mutation that a function does to an object it reaches by itself (a module-level cache), and
@@ -23,7 +24,9 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import heapq
+import inspect
 import operator
 import types
 from collections.abc import Callable
@@ -78,12 +81,22 @@ LISTED = frozenset(_MUTATORS)  # the ids of the table's functions, for a quick l
 _DESCRIPTORS = (types.MethodDescriptorType, types.WrapperDescriptorType)
 
 
+# The array methods with an output parameter, and its index among the method's arguments (one less
+# than in the NumPy function of the same name, which takes the array first).
+_METHOD_OUT_POSITIONS = {
+    "all": 1, "any": 1, "argmax": 1, "argmin": 1, "choose": 1, "clip": 2, "compress": 2, "conj": 0, "conjugate": 0,
+    "cumprod": 2, "cumsum": 2, "dot": 1, "max": 1, "mean": 2, "min": 1, "prod": 2, "round": 1, "std": 2, "sum": 2,
+    "take": 2, "trace": 4, "var": 2,
+}
+
+
 def is_mutator(function: Any) -> bool:
-    """Whether ``function`` is one of the table's, or a ufunc (whose outputs may be passed by position):
-    the conversion sends its calls through the runtime (it would otherwise leave a library function's
-    call as written, unchecked)."""
+    """Whether ``function`` is one of the table's, a ufunc, or a NumPy function whose output may be
+    passed by position (``np.cumsum(a, 0, None, BUF)``): the conversion sends its calls through the
+    runtime (it would otherwise leave a library function's call as written, unchecked)."""
     entry = _MUTATORS.get(id(function))
-    return (entry is not None and entry[0] is function) or isinstance(function, np.ufunc)
+    return ((entry is not None and entry[0] is function) or isinstance(function, np.ufunc)
+            or _function_out_position(function) is not None)
 
 
 def mutations(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Mutation]:
@@ -106,13 +119,53 @@ def mutations(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> l
 
 
 def _outputs(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[np.ndarray]:
-    """The arrays a NumPy call writes its results into: ``out=``, or a ufunc's positional arguments
-    after its inputs (``np.multiply(a, 2.0, BUF)`` writes ``BUF``)."""
+    """The arrays a NumPy call writes its results into: ``out=``, a ufunc's positional arguments after
+    its inputs (``np.multiply(a, 2.0, BUF)`` writes ``BUF``), or the argument in the position of the
+    ``out`` parameter of an array method or a NumPy function (``BUF.cumsum(0, None, BUF)``)."""
     given = kwargs.get("out", ())
     outputs = list(given) if isinstance(given, tuple) else [given]
-    if isinstance(function, np.ufunc) and len(args) > function.nin:
+    if isinstance(function, np.ufunc):
         outputs += args[function.nin:]
+    else:
+        position = _out_position(function)
+        if position is not None and len(args) > position:
+            outputs.append(args[position])
     return [output for output in outputs if isinstance(output, np.ndarray)]
+
+
+def _out_position(function: Any) -> int | None:
+    """The index of the ``out`` argument of an array method, bound (``BUF.cumsum``) or unbound (its
+    receiver first: ``np.ndarray.cumsum``), or of a NumPy function (``np.cumsum``)."""
+    if isinstance(getattr(function, "__self__", None), np.ndarray):
+        return _METHOD_OUT_POSITIONS.get(getattr(function, "__name__", ""))
+    if _is_array_method(function):
+        position = _METHOD_OUT_POSITIONS.get(function.__name__)
+        return None if position is None else position + 1
+    return _function_out_position(function)
+
+
+def _function_out_position(function: Any) -> int | None:
+    """The index of the ``out`` parameter of a NumPy function that takes it by position (``np.sum``:
+    3), read from its signature once."""
+    module = getattr(function, "__module__", None) or ""
+    if not (module == "numpy" or module.startswith("numpy.")) or isinstance(function, (np.ufunc, type)):
+        return None
+    try:
+        return _signature_out_position(function)
+    except TypeError:  # unhashable
+        return None
+
+
+@functools.cache
+def _signature_out_position(function: Any) -> int | None:
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # no signature to read
+        return None
+    for index, parameter in enumerate(parameters):
+        if parameter.name == "out" and parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            return index
+    return None
 
 
 def _is_ufunc_at(function: Any) -> bool:
@@ -137,7 +190,12 @@ def _is_numpy(function: Any) -> bool:
     ``out`` parameter is converted, and its own stores are checked)."""
     module = getattr(function, "__module__", None) or ""
     return (isinstance(function, np.ufunc) or isinstance(getattr(function, "__self__", None), (np.ndarray, np.ufunc))
-            or module == "numpy" or module.startswith("numpy."))
+            or module == "numpy" or module.startswith("numpy.") or _is_array_method(function))
+
+
+def _is_array_method(function: Any) -> bool:
+    """``np.ndarray.cumsum``: an array method reached through the class, its receiver passed first."""
+    return isinstance(function, _DESCRIPTORS) and issubclass(function.__objclass__, np.ndarray)
 
 
 def _numpy_name(function: Any) -> str:
@@ -145,4 +203,4 @@ def _numpy_name(function: Any) -> str:
     name, owner = getattr(function, "__name__", "function"), getattr(function, "__self__", None)
     if isinstance(owner, np.ufunc):
         return f"np.{owner.__name__}.{name}"
-    return f"ndarray.{name}" if isinstance(owner, np.ndarray) else f"np.{name}"
+    return f"ndarray.{name}" if isinstance(owner, np.ndarray) or _is_array_method(function) else f"np.{name}"
