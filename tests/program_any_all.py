@@ -3,10 +3,10 @@ a generator expression on a vector's elements, or over a list / tuple display of
 and ``min(...)`` / ``max(...)`` of a generator expression on a vector's elements (a number leaf).
 
 Python takes each element's truth in order and stops at the first that decides; a traced element's
-truth is known at run time only, so the converter takes the elements of a list after it too and
-combines their truths at run time. A generator's draws would run past Python's stop: refused under
-jit once an element is traced (program_check.py documents it). With the ``print`` feature an element
-may call ``shown(k)``, which prints: a list comprehension prints for every element, as eagerly.
+truth is known at run time only, so the converter takes the elements after it too and combines their
+truths at run time. With the ``print`` feature an element may call ``shown(k)``, which prints: in a
+generator expression eager Python prints only for the elements it draws, and so must the converted
+code (a list comprehension prints for every element, eagerly too).
 """
 
 from __future__ import annotations
@@ -50,10 +50,9 @@ def any_all_test(builder: Any, kind: str, scope: Any, depth: int) -> E:
         test = f"{element} {operator} {bound.text}"
         if builder.has("print") and builder.chance(30):
             test = f"({test}) == ({builder.shown_leaf().text} > 1)"
-        # a list comprehension, made whole first; or a generator, whose draws stop where Python stops:
-        # under jit a traced element's truth then refuses it (a documented limitation, program_check.py)
+        # a generator expression as the argument, or a list comprehension, made whole first
         source = f"{test} for {element} in {builder.use(scope, var)}"
-        return builder.using("any_all", E(f"{name}([{source}])" if builder.chance(70) else f"{name}({source})", 1, False))
+        return builder.using("any_all", E(f"{name}({source})" if builder.chance(70) else f"{name}([{source}])", 1, False))
     conditions = [builder.condition_expr(scope, depth, pure=True).text for _ in range(builder.pick([1, 2, 3]))]
     inner = ", ".join(conditions)
     display = f"[{inner}]" if builder.chance(50) else f"({inner},)"

@@ -49,7 +49,7 @@ from program_raises import is_generated_check
 from support import assert_same, load_source
 
 import autograph_lite
-from autograph_lite.errors import TracedPredicateError, TracedValueError
+from autograph_lite.errors import TracedValueError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,9 +159,6 @@ DOCUMENTED_LIMITATIONS = {
         _staged_mutation),
     "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
         r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
-    # Python stops drawing from an iterator at the element that decides: after a traced one, unknown.
-    "any() / all() of an iterator meeting a traced truth value": Limitation(TracedPredicateError, re.compile(
-        r"(any|all)\(\) of a \w+ met a traced truth value"), lambda match, constructs, mode: mode.startswith("jit")),
     # A raise (or a false assert) on the concrete path happens while tracing, when a traced value has no text.
     "exception message formatted from a traced value, raised while tracing": Limitation(
         autograph_lite.ConversionError, re.compile(r"a string formatted from a traced value \(template .*\) is an "

@@ -10,6 +10,9 @@ A library call given ``out=`` (``np.add(a, 1, out=BUF)``) writes into that array
 ``_ag.call`` too, whose effect checks see the array it would change (``runtime.library_mutators``).
 The conversion layer's predicate sends the library functions that mutate an argument there already.
 
+The source of a generator expression written as the argument of ``any`` / ``all`` becomes
+``_ag.private_source(xs)``: the fold after a traced element draws from it only when it is private.
+
 Attribute reads become ``_ag.getattr(q, 'w')``: a property's getter, a ``cached_property`` or a
 ``__getattr__`` of the user's is code Python runs implicitly, which the runtime converts
 (``runtime.attribute_loads``). Reads through a library module (``np.pi``), private names, the
@@ -68,6 +71,9 @@ class _Calls(ExpressionTransformer):
             self.generic_visit(node)
         if self._keep(callee) and not _writes_out(node):
             return node
+        if _folds_a_generator(node):
+            loop = node.args[0].generators[0]
+            loop.iter = nodes.runtime_call("private_source", [loop.iter], node.lineno)
         return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
@@ -116,6 +122,14 @@ def _visit_target_chain(rewriter: _Calls, node: gast.expr) -> gast.expr:
     elif not isinstance(node, gast.Name):
         node = rewriter.visit(node)
     return node
+
+
+def _folds_a_generator(call: gast.Call) -> bool:
+    """``any(x > t for x in xs)`` / ``all(...)``: a generator expression of one ``for`` written as the
+    argument, which nothing else can hold; its source is marked private where it is a container or an
+    array (``runtime.logic.private_source``), so that the fold may draw past a traced element."""
+    return (isinstance(call.func, gast.Name) and call.func.id in ("any", "all") and len(call.args) == 1
+            and not call.keywords and isinstance(call.args[0], gast.GeneratorExp) and len(call.args[0].generators) == 1)
 
 
 def _writes_out(call: gast.Call) -> bool:

@@ -46,6 +46,7 @@ class Operators:
     or_ = staticmethod(logic.or_)
     not_ = staticmethod(logic.not_)
     compare = staticmethod(logic.compare)
+    private_source = staticmethod(logic.private_source)
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
     append = staticmethod(appends.append)

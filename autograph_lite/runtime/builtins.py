@@ -27,8 +27,8 @@ from jax import lax
 from ..errors import StagingTypeError, TracedPredicateError
 from . import effects, printing
 from .locations import caller_location
-from .logic import truth_fold
-from .values import any_traced, is_array_leaf, truth_of_one_element
+from .logic import drawn_privately, truth_fold, unknown_stop
+from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
 from .weak_types import converted
 
 
@@ -160,28 +160,27 @@ def _sum(iterable: Any, /, start: Any = 0) -> Any:
 def _any(iterable: Any, /) -> Any:
     if hasattr(iterable, "shape") and any_traced(iterable):
         return jnp.any(_elements_as_truth(iterable, "any"))
-    try:
-        return builtins.any(iterable)  # Python's own, up to the first traced element (if any)
-    except jax.errors.TracerBoolConversionError as error:
-        return _folded(iterable, True, error)
+    return _truth_of_elements(iterable, True, builtins.any)
 
 
 def _all(iterable: Any, /) -> Any:
     if hasattr(iterable, "shape") and any_traced(iterable):
         return jnp.all(_elements_as_truth(iterable, "all"))
-    try:
-        return builtins.all(iterable)
-    except jax.errors.TracerBoolConversionError as error:
-        return _folded(iterable, False, error)
+    return _truth_of_elements(iterable, False, builtins.all)
 
 
-def _folded(iterable: Any, stops_on: bool, error: Exception) -> Any:
-    """The fold of a container over again, from its first element (:func:`.logic.truth_fold`); its
-    refusal of an iterator has JAX's error, met inside Python's ``any`` / ``all``, as its cause."""
-    try:
+def _truth_of_elements(iterable: Any, stops_on: bool, python_builtin: Callable[[Any], bool]) -> Any:
+    """Python's own ``any`` / ``all`` where no element can be traced; in a trace, the fold of
+    :func:`.logic.truth_fold` where taking elements past a traced one changes nothing anyone sees (it
+    asks each element's truth once, as Python does), else Python's own up to a traced truth, refused."""
+    if not inside_a_trace():
+        return python_builtin(iterable)
+    if drawn_privately(iterable):
         return truth_fold(iterable, stops_on)
-    except TracedPredicateError as refusal:
-        raise refusal from error
+    try:
+        return python_builtin(iterable)
+    except jax.errors.TracerBoolConversionError as error:
+        raise unknown_stop(iterable, python_builtin.__name__) from error
 
 
 def _elements_as_truth(array: Any, name: str) -> Any:

@@ -9,8 +9,10 @@ the operand Python would have returned.
 
 from __future__ import annotations
 
+import inspect
 import operator
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
@@ -91,53 +93,111 @@ def compare(left: Any, *chain: Any) -> Any:
     return result
 
 
-def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any]) -> Any:
+def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any],
+                      location: Location | None = None) -> Any:
     """An operand that Python may skip, evaluated because the result so far is traced; eager Python
-    evaluates it only where ``needed()`` holds.
+    evaluates it only where ``needed()`` holds (``location``: the operand's line, if not its own).
 
     It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
     that would mutate a list or assign a nonlocal there is refused rather than made once too often,
     and what it stages for run time (a check, a ``print``) waits for ``needed()`` (:mod:`.paths`).
     """
-    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location_of(operand))
+    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)",
+                                location or location_of(operand))
     with appends.inside(context), skippable(needed):
         return operand()
 
 
 # Containers whose iteration runs no code of the user's and advances no iterator anyone else holds.
 _CONTAINERS = frozenset({list, tuple, range, dict, set, frozenset, type({}.keys()), type({}.values()), type({}.items())})
+_END = object()
+
+
+class PrivateSource:
+    """The iterator that ``iter()`` made of a container or an array for a generator expression written
+    as the argument of ``any`` / ``all`` (``any(x > t for x in xs)``; the calls pass wraps its source
+    in :func:`private_source`): nothing else holds it or the generator, so drawing past the element
+    where Python stops changes nothing anyone can see."""
+
+    def __init__(self, iterator: Iterator[Any]) -> None:
+        self.iterator = iterator
+
+    def __iter__(self) -> PrivateSource:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self.iterator)
+
+
+def private_source(source: Any) -> Any:
+    """``source``'s iterator for a generator expression given to ``any`` / ``all``: marked private when
+    it is a new iterator over a container or an array; an iterator someone holds (``it``), or one
+    whose iteration runs the user's code (a class's ``__iter__``), stays as it is."""
+    iterator = iter(source)
+    if iterator is not source and (type(source) in _CONTAINERS or isinstance(source, (jax.Array, np.ndarray))):
+        return PrivateSource(iterator)
+    return iterator
 
 
 def truth_fold(iterable: Any, stops_on: bool) -> Any:
-    """``any(iterable)`` (``stops_on`` True) or ``all(iterable)`` (False) of a container whose elements
-    may be traced, after Python's own ``any`` / ``all`` met a traced one.
+    """``any(iterable)`` (``stops_on`` True) or ``all(iterable)`` (False) of elements that may be traced,
+    for a container or a generator expression over a private source (:func:`drawn_privately`).
 
     Python takes each element's truth in order and stops at the first that decides. A traced element's
     truth is known at run time only, so the elements after it are taken too and the truths combined
-    at run time; a concrete element that decides ends the fold where Python ends it. Their values are
-    already made (a list display, a list comprehension): taking them changes nothing. An iterator (a
-    generator expression, ``map``, ``iter(xs)``) is refused instead: drawing past the element where
-    Python stops would run code Python does not run, and take elements from whoever else holds the
-    iterator (``any(v > 0 for v in it)`` then ``next(it)``).
+    at run time; a concrete element that decides ends the fold where Python ends it. The elements of a
+    container are made already: taking them changes nothing. The generator expression runs its code
+    for them as the operands after a traced one of ``or`` / ``and`` are evaluated: a print or a check
+    in it waits for the condition that no earlier element decided, a mutation is refused.
     """
-    if type(iterable) not in _CONTAINERS:
-        name = "any" if stops_on else "all"
-        raise TracedPredicateError(
-            f"{name}() of a {type(iterable).__name__} met a traced truth value: Python stops drawing "
-            "elements at the first that decides, which is known only when the program runs",
-            caller_location(),
-            f"Make the elements first, as a list: {name}([x > t for x in xs]) (a list comprehension, not a "
-            f"generator), or reduce an array: jnp.{name}(xs > t).",
-        )
+    name = "any(...)" if stops_on else "all(...)"
+    iterator = iter(iterable)
     combined: Any = None  # the truths of the traced elements so far, OR-ed (any) or AND-ed (all)
-    for element in iterable:
+    element: Any
+    location = None  # the user's line, found at the first traced element
+    while True:
+        if combined is None:
+            element = next(iterator, _END)
+        else:
+            undecided = _truth_of(combined, None, holds=not stops_on)
+            element = _evaluated_anyway(lambda: next(iterator, _END), name, undecided, location)
+        if element is _END:
+            return not stops_on if combined is None else combined
         if not is_traced(element):
             if bool(element) is stops_on:
                 return stops_on
             continue
+        if combined is None:
+            location = caller_location()
+            if np.size(element) != 1:
+                bool(element)  # eager Python asks this one's truth: JAX's own ValueError for several elements
         truth = _truth(element, None)
         combined = truth if combined is None else (jnp.logical_or if stops_on else jnp.logical_and)(combined, truth)
-    return not stops_on if combined is None else combined
+
+
+def drawn_privately(iterable: Any) -> bool:
+    """Whether taking more elements of ``iterable`` than Python takes changes nothing anyone sees: a
+    container, or a generator expression, not started, over a :class:`PrivateSource`. Any other
+    iterator may be held elsewhere (``any(v > 0 for v in it)`` then ``next(it)``), run a generator
+    function's code past Python's stop, or never end."""
+    if type(iterable) in _CONTAINERS:
+        return True
+    return (isinstance(iterable, types.GeneratorType) and iterable.gi_code.co_name == "<genexpr>"
+            and inspect.getgeneratorstate(iterable) == inspect.GEN_CREATED
+            and isinstance(inspect.getgeneratorlocals(iterable).get(".0"), PrivateSource))
+
+
+def unknown_stop(iterable: Any, builtin: str) -> TracedPredicateError:
+    """The refusal of ``any`` / ``all`` (``builtin``) of an iterator not :func:`drawn_privately`, at a traced truth."""
+    return TracedPredicateError(
+        f"{builtin}() of a {type(iterable).__name__} met a traced truth value: Python stops drawing elements at "
+        "the first that decides, which is known only when the program runs, and this iterator may be held "
+        "elsewhere or run code of its own",
+        caller_location(),
+        f"Write the generator expression as the argument itself, over a list or an array "
+        f"({builtin}(x > t for x in xs)), make the elements first as a list ({builtin}([x > t for x in xs]), "
+        f"a list comprehension), or reduce an array: jnp.{builtin}(xs > t).",
+    )
 
 
 def _truth_of(value: Any, where: Callable[[], Any] | None, holds: bool = True) -> Callable[[], Any]:

@@ -302,3 +302,12 @@ def attribute_stores(model, x):
         model.best = x
     del model.pending
     return x
+
+
+def any_of_a_generator(xs, t, it):
+    if any(x > t for x in xs):  # a generator written as the argument: its source may be private
+        t = t + 1.0
+    return all(v < t for v in it), t  # private if a container; an iterator (iter(...)) stays as it is
+
+
+EXAMPLES["any_of_a_generator"] = [(F32([1.0, 4.0]), F32(t), ()) for t in (0.0, 2.0, 5.0)]
