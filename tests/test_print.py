@@ -169,6 +169,46 @@ def test_nested_loops_and_branches():
     assert_prints_like_eager(nested, xs, expected=expected)
 
 
+def noisy_bound(limit):
+    print("test", limit)
+    return limit
+
+
+def while_with_a_printing_concrete_test(x):
+    n = 0
+    while n < noisy_bound(2):
+        x = x * 2.0
+        n = n + 1
+    return x
+
+
+@pytest.mark.parametrize("x", [F32(3.0), 3.0])
+def test_a_concrete_while_test_prints_once_per_evaluation(x):
+    """The test of a loop carrying a traced value is evaluated first in a throwaway trace: its prints
+    were staged there and lost (jit printed nothing for eager's three lines; found by the generator)."""
+    assert_prints_like_eager(while_with_a_printing_concrete_test, x, expected="test 2\ntest 2\ntest 2\n")
+
+
+def noisy_not(done):
+    print("test", done)
+    return not done
+
+
+def while_with_a_printing_test_traced_after_one_iteration(x):
+    done = False
+    while noisy_not(done):
+        x = x * 2.0
+        done = x > 10.0
+    return x
+
+
+def test_a_while_test_traced_after_a_trial_iteration_prints_once_per_evaluation():
+    """The trial of the first iteration traces the test after it; the loop evaluates it again."""
+    assert "lax.while_loop" in staged_as(while_with_a_printing_test_traced_after_one_iteration, F32(3.0))
+    assert_prints_like_eager(while_with_a_printing_test_traced_after_one_iteration, F32(3.0),
+                             expected="test False\ntest False\ntest True\n")
+
+
 def stage_loop_eagerly(x):
     print("before")
     for i in autograph_lite.stage(range(2)):

@@ -31,7 +31,7 @@ import jax
 import numpy as np
 from jax.extend import core as jex_core
 
-from . import appends, report
+from . import appends, paths, report
 from .carry_errors import Site
 from .raises import AssignedIfRan, PathRaises
 from .values import OneBranchValue, Split, Undefined, cell_contents_or, is_traced
@@ -62,7 +62,8 @@ def traced_aside(test: Callable, body: Callable, state: tuple, names: tuple[str,
         with appends.inside(appends.Forbidden(site.construct, site.location, trial=True)), \
                 report.collecting() as decisions:
             after = tuple(without_cell_writes(body)(*state))
-            found["traced"] = is_traced(without_cell_writes(test)(*after))
+            with paths.traced_again():  # the loop evaluates it again, prints and all, whatever it is
+                found["traced"] = is_traced(without_cell_writes(test)(*after))
         leaves, found["treedef"] = jax.tree_util.tree_flatten(after)
         found["leaves"], found["after"], found["decisions"] = leaves, after, decisions
         return [leaf for leaf in leaves if is_traced(leaf)]

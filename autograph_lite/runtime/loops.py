@@ -53,18 +53,20 @@ def while_stmt(
     python_iterations = 0
     reason = "the test is traced"
     while True:
-        condition = _peek(test, state)
+        condition, output_aside = _peek(test, state)
         if condition is _TRACED:
             break
-        if not condition:
-            report.record(loop.site, "Python loop", f"the test stayed concrete ({python_iterations} iterations)")
-            return state
-        aside = None if python_iterations else first_iteration.traced_aside(test, body, state, loop.names, loop.site,
-                                                                             effect)
+        aside = None if python_iterations or not condition else first_iteration.traced_aside(
+            test, body, state, loop.names, loop.site, effect)
         if aside is not None and aside.stage_from_start:
             reason = ("the test is concrete on entry and traced after one iteration (a trial trace); "
                       "staged from the start")
             break
+        if output_aside:
+            test(*state)  # what it staged in the throwaway trace (a print), staged here: before the iteration's
+        if not condition:
+            report.record(loop.site, "Python loop", f"the test stayed concrete ({python_iterations} iterations)")
+            return state
         state = aside.replay() if aside is not None else tuple(body(*state))
         python_iterations += 1
     if python_iterations:
@@ -191,17 +193,20 @@ def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:
 _TRACED = object()
 
 
-def _peek(test: Callable, state: tuple) -> Any:
-    """Evaluate ``test(*state)``: its Python value if concrete, else ``_TRACED``.
+def _peek(test: Callable, state: tuple) -> tuple[Any, bool]:
+    """Evaluate ``test(*state)``: its Python value if concrete, else ``_TRACED``; and whether what it
+    staged (a print, a check) was staged in a throwaway trace, where it would never run.
 
     A test that may be traced is evaluated in a throwaway trace, so that nothing is added to the
     caller's program that ``lax.while_loop`` would compute again. That trace is a trial: an effect in
     the test (``stack.pop()``) is refused there before it happens (what it stored would belong to the
     throwaway trace), and the test is evaluated once more, as Python evaluates it; if its value then
-    turns out traced, staging the loop refuses the effect.
+    turns out traced, staging the loop refuses the effect. A concrete test that staged something
+    there is evaluated again by the caller unless the loop is then staged from the start (whose
+    ``lax.while_loop`` evaluates it again).
     """
     if not sees_traced_values(state, test):
-        return _concrete_or_traced(test(*state))
+        return _concrete_or_traced(test(*state)), False
     seen: list[Any] = []
 
     def probe() -> tuple[()]:
@@ -210,10 +215,10 @@ def _peek(test: Callable, state: tuple) -> Any:
         return ()
 
     try:
-        jax.make_jaxpr(probe)()
+        staged = jax.make_jaxpr(probe)()
     except effects.Refused:
-        return _concrete_or_traced(test(*state))
-    return seen[0]
+        return _concrete_or_traced(test(*state)), False
+    return seen[0], bool(staged.effects) and seen[0] is not _TRACED
 
 
 def _concrete_or_traced(value: Any) -> Any:

@@ -58,19 +58,30 @@ def path_predicate() -> Any:
     ``print`` or ``warnings.warn`` in it (a ``while`` test that prints) was staged where the statement
     itself evaluates it: traced again here, it stages nothing (:func:`output_staged`).
     """
-    session = current()
-    path = session.path
+    path = current().path
     holds: Any = True
     for depth in range(len(path)):
         inner = path[depth:]
         del path[depth:]
-        session.conditions_traced_again += 1
         try:
-            holds = jnp.logical_and(holds, inner[0]())
+            with traced_again():
+                holds = jnp.logical_and(holds, inner[0]())
         finally:
             path.extend(inner)
-            session.conditions_traced_again -= 1
     return holds
+
+
+@contextlib.contextmanager
+def traced_again() -> Iterator[None]:
+    """Around the trace of a condition that is evaluated where its output belongs too: a path's
+    condition (:func:`path_predicate`), a ``while`` test traced after a trial of the first iteration
+    (the loop evaluates it again). What it prints is not staged here (:func:`output_staged`)."""
+    session = current()
+    session.conditions_traced_again += 1
+    try:
+        yield
+    finally:
+        session.conditions_traced_again -= 1
 
 
 def print_condition() -> Any:
