@@ -34,6 +34,10 @@ _CAUGHT = PREFIX + "error"
 _FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+# Python 3.12 added type parameters to a def; 3.11 has no such field.
+_NO_TYPE_PARAMETERS: dict[str, Any] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+# One instance of each context serves every node made here, as ``ast.parse`` shares its own.
+_LOAD = ast.Load()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,26 +61,24 @@ def compile_rewritten(parsed: ParsedFunction, rewritten: gast.AST, original: typ
     """The code of ``rewritten``, which becomes the compiled ``ast``: its nodes are reused, not copied
     (``gast_translation.into_python``), so nothing may read it after."""
     function = into_python(rewritten)
-    class_context = _ClassContext(original)
-    if class_context.needed():
-        class_context.visit(function)
+    if "." in original.__qualname__ or "__class__" in original.__code__.co_freevars:  # else nothing to mangle
+        class_context = _ClassContext(original)
+        if class_context.needed():
+            class_context.visit(function)
     freevars = original.__code__.co_freevars
     factory_args = [RUNTIME, _ENTRY] + [name for name in freevars if name not in (RUNTIME, _ENTRY)]
     # The scaffolding's nodes are placed at the function's first line as they are made; the
     # rewritten function's nodes all have their own lines.
     line = getattr(rewritten, "lineno", 1)
     body, inner_name = _factory_body(cast(ast.FunctionDef | ast.Lambda, function), original.__code__, line)
-    # Python 3.12 added type parameters to a def; 3.11 has no such field.
-    type_params: dict[str, Any] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
-    factory_parameters = [_placed(ast.arg(a), line) for a in factory_args]
-    factory = ast.FunctionDef(
-        name=_FACTORY,
-        args=ast.arguments(posonlyargs=[], args=factory_parameters, kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=body,
-        decorator_list=[],
-        **type_params,
+    factory_parameters = [_node(ast.arg, line, arg=a, annotation=None, type_comment=None) for a in factory_args]
+    factory = _node(
+        ast.FunctionDef, line, name=_FACTORY,
+        args=_made(ast.arguments, posonlyargs=[], args=factory_parameters, vararg=None, kwonlyargs=[], kw_defaults=[],
+                   kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None, **_NO_TYPE_PARAMETERS,
     )
-    module = ast.Module(body=[_placed(factory, line)], type_ignores=[])
+    module = _made(ast.Module, body=[factory], type_ignores=[])
     flags = original.__code__.co_flags & _FUTURE_FLAGS
     module_code = compile(module, parsed.filename, "exec", flags=flags, dont_inherit=True)
     factory_code = _only_code(module_code, _FACTORY)
@@ -99,15 +101,15 @@ def _factory_body(function: ast.FunctionDef | ast.Lambda, code: types.CodeType, 
     and renamed after (``_renamed``).
     """
     if isinstance(function, ast.Lambda):
-        return [_placed(ast.Return(function), line)], "<lambda>"
+        return [_node(ast.Return, line, value=function)], "<lambda>"
     function.body = [_reporting_jax_errors(function.body, line)]
     name = code.co_name
     module_level = code.co_qualname == name and not code.co_freevars and not name.startswith(RUNTIME)
     if module_level and name.isidentifier() and not keyword.iskeyword(name):
         function.name = name
-        return [_placed(ast.Global([name]), line), function], name
+        return [_node(ast.Global, line, names=[name]), function], name
     function.name = _CONVERTED
-    return [function, _placed(ast.Return(_placed(ast.Name(_CONVERTED, ast.Load()), line)), line)], _CONVERTED
+    return [function, _node(ast.Return, line, value=_node(ast.Name, line, id=_CONVERTED, ctx=_LOAD))], _CONVERTED
 
 
 def _reporting_jax_errors(body: list[ast.stmt], line: int) -> ast.Try:
@@ -115,17 +117,22 @@ def _reporting_jax_errors(body: list[ast.stmt], line: int) -> ast.Try:
     (:mod:`.runtime.jax_errors`), and re-raises anything else as it is (a bare ``raise``, so that
     its traceback is untouched). A ``try`` costs nothing until something is raised. Every node but
     the body's is placed at ``line``."""
-    entry = _placed(ast.Name(_ENTRY, ast.Load()), line)
-    caught = _placed(ast.Name(_CAUGHT, ast.Load()), line)
-    translates = _placed(ast.Call(_placed(ast.Attribute(entry, "translates", ast.Load()), line), [caught], []), line)
-    located = _placed(ast.Call(_placed(ast.Attribute(entry, "located", ast.Load()), line), [caught], []), line)
-    handler = ast.ExceptHandler(
-        type=_placed(ast.Attribute(entry, "caught", ast.Load()), line),
+    entry = _node(ast.Name, line, id=_ENTRY, ctx=_LOAD)
+    caught = _node(ast.Name, line, id=_CAUGHT, ctx=_LOAD)
+
+    def entry_call(function: str) -> ast.Call:
+        return _node(ast.Call, line, func=_node(ast.Attribute, line, value=entry, attr=function, ctx=_LOAD),
+                     args=[caught], keywords=[])
+
+    handler = _node(
+        ast.ExceptHandler, line,
+        type=_node(ast.Attribute, line, value=entry, attr="caught", ctx=_LOAD),
         name=_CAUGHT,
-        body=[_placed(ast.If(translates, [_placed(ast.Raise(located, caught), line)], []), line),
-              _placed(ast.Raise(None, None), line)],
+        body=[_node(ast.If, line, test=entry_call("translates"),
+                    body=[_node(ast.Raise, line, exc=entry_call("located"), cause=caught)], orelse=[]),
+              _node(ast.Raise, line, exc=None, cause=None)],
     )
-    return _placed(ast.Try(body=body, handlers=[_placed(handler, line)], orelse=[], finalbody=[]), line)
+    return _node(ast.Try, line, body=body, handlers=[handler], orelse=[], finalbody=[])
 
 
 def _renamed(code: types.CodeType, name: str, qualname: str, scaffold_qualname: str) -> types.CodeType:
@@ -140,15 +147,23 @@ def _renamed(code: types.CodeType, name: str, qualname: str, scaffold_qualname: 
     return code.replace(co_name=name, co_qualname=qualname, co_consts=constants)
 
 
-_Positioned = TypeVar("_Positioned", bound=ast.stmt | ast.expr | ast.arg | ast.excepthandler)
+_Node = TypeVar("_Node", bound=ast.AST)
 
 
-def _placed(node: _Positioned, line: int) -> _Positioned:
-    """A node of the factory scaffolding, positioned at ``line``. The nodes with a position are
-    statements, expressions, arguments and handlers; the others (the argument list, a ``Load``
-    context) have none."""
-    node.lineno = node.end_lineno = line
-    node.col_offset = node.end_col_offset = 0
+def _node(kind: type[_Node], line: int, **fields: Any) -> _Node:
+    """A node of the factory scaffolding with all its ``fields``, positioned at ``line`` (the nodes
+    with a position: statements, expressions, arguments and handlers). Its instance dict is set at
+    once, as ``passes.nodes`` makes the passes' nodes: ``ast``'s keyword constructor and four
+    ``setattr`` per node cost more, and every conversion makes a dozen of them."""
+    fields["lineno"] = fields["end_lineno"] = line
+    fields["col_offset"] = fields["end_col_offset"] = 0
+    return _made(kind, **fields)
+
+
+def _made(kind: type[_Node], **fields: Any) -> _Node:
+    """A node of ``kind`` with ``fields`` (all of them, positions included where it has any)."""
+    node = kind.__new__(kind)
+    node.__dict__ = fields
     return node
 
 

@@ -296,7 +296,17 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
         module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
         return callees.is_library_module(module)
 
-    return functools.cache(leave_as_is)  # asked once per call site: `jnp.abs` may be called many times
+    decided: dict[tuple[str, ...], bool] = {}
+
+    def remembered(path: tuple[str, ...]) -> bool:
+        """``leave_as_is``, asked once per name chain (``jnp.abs`` may be called many times): a dict
+        of its own, cheaper to make than ``functools.cache``'s wrapper, which every conversion makes."""
+        decision = decided.get(path)
+        if decision is None:
+            decision = decided[path] = leave_as_is(path)
+        return decision
+
+    return remembered
 
 
 def _needs_runtime(value: Any) -> bool:

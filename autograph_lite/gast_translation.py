@@ -6,7 +6,7 @@ dispatch, a dict comprehension of ``hasattr`` / ``getattr`` per field, a keyword
 ``setattr`` per position attribute. Here:
 
 - ``to_gast`` takes the tree ``ast.parse`` has just made, which nothing else holds, and ``into_python``
-  the rewritten tree, which nothing reads after it is compiled: they reuse its nodes. A node of a
+  the rewritten tree, which nothing reads after it is compiled: they reuse its nodes and lists. A node of a
   class that gast translates generically (most of them) becomes its counterpart by a change of
   class, its fields and positions staying in its own instance dict; ``to_python`` (for ``to_source``,
   whose tree may be read again) copies each node instead, its dict in one update.
@@ -14,9 +14,10 @@ dispatch, a dict comprehension of ``hasattr`` / ``getattr`` per field, a keyword
   of each among all its trees. One instance of each counterpart serves every tree here (gast makes a
   new one per node), as the passes' one ``Load`` serves all the nodes they make.
 - ``Name`` and ``arg`` (to gast) and ``Name`` and ``Assign`` (to ``ast``), met on almost every line,
-  have hand-written versions of gast's methods; any other class gast has a method for (``FunctionDef``,
-  ``arguments``, ``ExceptHandler``, ...: a few per function) goes through that method, whose children
-  come back here.
+  have hand-written versions of gast's methods, and so have ``FunctionDef`` (both ways) and
+  ``arguments`` (to ``ast``), met in every function and every helper the rewrite makes; any other class
+  gast has a method for (``ExceptHandler``, ``Call`` on old versions, ...) goes through that method,
+  whose children come back here.
 
 tests/test_fast_equivalents.py checks, node for node and field for field, that the result is gast's.
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -83,8 +85,12 @@ def _in_place_translation(source: Any, target: Any, gasts_translator: type, own:
                 value = values.get(field)
                 if isinstance(value, ast.AST):
                     values[field] = translate(value)
-                elif isinstance(value, list):
-                    values[field] = _translated_list(translate, value)
+                elif isinstance(value, list):  # translated where it is, as its nodes are: no call per list
+                    for index, item in enumerate(value):
+                        if isinstance(item, ast.AST):
+                            value[index] = translate(item)
+                        elif isinstance(item, list):
+                            value[index] = _translated_list(translate, item)
         return node
 
     classes = _Classes(translate, source, target, gasts_translator, own)
@@ -213,25 +219,92 @@ def _assign_into_python(translate: Translate, node: gast.Assign) -> ast.Assign:
     node.__class__ = ast.Assign
     values = node.__dict__
     values.pop("type_comment", None)
-    values["targets"] = _translated(translate, values["targets"])
+    targets = values["targets"]
+    for index, target in enumerate(targets):  # in place, as the generic translation does a list
+        targets[index] = _translated(translate, target)
     values["value"] = _translated(translate, values["value"])
     _keep_copied_location(values)
     return node
 
 
+def _function_into_gast(translate: Translate, node: ast.FunctionDef) -> gast.FunctionDef:
+    """``Ast3ToGAst.visit_FunctionDef`` (Python 3.8 to 3.11), the parsed node reused: no type parameters
+    in ``ast`` before 3.12, an empty list of them in gast."""
+    node.__class__ = gast.FunctionDef
+    values = node.__dict__
+    values["args"] = translate(values["args"])
+    values["body"] = _translated_list(translate, values["body"])
+    values["decorator_list"] = _translated_list(translate, values["decorator_list"])
+    values["returns"] = _translated(translate, values["returns"])
+    values["type_comment"] = _translated(translate, values["type_comment"])
+    values["type_params"] = []
+    return node
+
+
+def _function_into_python(translate: Translate, node: gast.FunctionDef) -> ast.FunctionDef:
+    """``GAstToAst3.visit_FunctionDef`` (Python 3.8 to 3.11), the node reused: its type parameters dropped."""
+    node.__class__ = ast.FunctionDef
+    values = node.__dict__
+    values.pop("type_params", None)
+    values["args"] = _translated(translate, values["args"])
+    values["body"] = _translated(translate, values["body"])
+    values["decorator_list"] = _translated(translate, values["decorator_list"])
+    values["returns"] = _translated(translate, values["returns"])
+    values["type_comment"] = _translated(translate, values["type_comment"])
+    _keep_copied_location(values)
+    return node
+
+
+def _arguments_into_python(translate: Translate, node: gast.arguments) -> ast.arguments:
+    """``GAstToAst3.visit_arguments``, the node reused (it has no position); each parameter, a
+    ``Name``, becomes a new ``arg``."""
+    node.__class__ = ast.arguments
+    values = node.__dict__
+    for field in ("posonlyargs", "args", "kwonlyargs"):
+        values[field] = [_parameter_to_python(translate, parameter) for parameter in values[field]]
+    for field in ("vararg", "kwarg"):
+        values[field] = _parameter_to_python(translate, values[field])
+    values["kw_defaults"] = _translated(translate, values["kw_defaults"])
+    values["defaults"] = _translated(translate, values["defaults"])
+    return node
+
+
+def _parameter_to_python(translate: Translate, node: gast.Name | None) -> ast.arg | None:
+    """``GAstToAst3._make_arg``: a new node, since a rewrite may hold the parameter's ``Name`` elsewhere too."""
+    if node is None:
+        return None
+    made = _made(ast.arg, arg=_translated(translate, node.id), annotation=_translated(translate, node.annotation),
+                 type_comment=_translated(translate, node.type_comment))
+    _copy_location(made.__dict__, node)
+    return made
+
+
 def _keep_copied_location(values: dict) -> None:
     """What ``ast.copy_location`` would have copied of a node's own positions, and no more: a start
     that is ``None`` is not copied."""
-    for attribute in ("lineno", "col_offset"):
-        if attribute in values and values[attribute] is None:
-            del values[attribute]
+    if values.get("lineno", 0) is None:
+        del values["lineno"]
+    if values.get("col_offset", 0) is None:
+        del values["col_offset"]
 
 
+# Where gast's translators have the ``FunctionDef`` methods written here (3.12 gave ``ast`` the type
+# parameters that gast's ``FunctionDef`` has, and the translation became gast's generic one).
+_OWN_FUNCTIONS_INTO_GAST: dict[str, Callable[..., Any]] = (
+    {"FunctionDef": _function_into_gast} if sys.version_info < (3, 12) else {}
+)
+_OWN_FUNCTIONS_INTO_PYTHON: dict[str, Callable[..., Any]] = (
+    {"FunctionDef": _function_into_python} if sys.version_info < (3, 12) else {}
+)
 # gast's translation of a tree ``ast.parse`` made, which it consumes.
-to_gast: Translate = _in_place_translation(ast, gast, Ast3ToGAst, {"Name": _name_into_gast, "arg": _arg_into_gast})
+to_gast: Translate = _in_place_translation(
+    ast, gast, Ast3ToGAst, {"Name": _name_into_gast, "arg": _arg_into_gast, **_OWN_FUNCTIONS_INTO_GAST}
+)
 # gast's translation of a gast tree, as new nodes.
 to_python: Translate = _copying_translation({"Name": _name_to_python, "Assign": _assign_to_python})
 # gast's translation of a gast tree that nothing reads after, which it consumes.
 into_python: Translate = _in_place_translation(
-    gast, ast, GAstToAst3, {"Name": _name_into_python, "Assign": _assign_into_python}
+    gast, ast, GAstToAst3,
+    {"Name": _name_into_python, "Assign": _assign_into_python, "arguments": _arguments_into_python,
+     **_OWN_FUNCTIONS_INTO_PYTHON},
 )

@@ -8,9 +8,11 @@ source of a different function than the one whose globals and closure we keep.
 from __future__ import annotations
 
 import ast
+import codecs
 import dataclasses
 import inspect
 import linecache
+import os
 import re
 import types
 
@@ -117,7 +119,48 @@ def _file_lines(fn: types.FunctionType) -> list[str]:
     """The lines of the function's file as they are now (an edited file is read again)."""
     filename = fn.__code__.co_filename
     linecache.checkcache(filename)
-    return linecache.getlines(filename, fn.__globals__)
+    entry = linecache.cache.get(filename)
+    if entry is not None and len(entry) != 1:
+        return entry[2]
+    lines = _read_plain_file(filename)
+    return lines if lines is not None else linecache.getlines(filename, fn.__globals__)
+
+
+def _read_plain_file(filename: str) -> list[str] | None:
+    """What ``linecache.getlines`` reads and caches for a UTF-8 file with ``\\n`` line ends and no
+    encoding declaration (the common file), read more directly: ``tokenize.open``'s encoding
+    detection and line-buffered text wrapper cost more than the read itself, and a function's first
+    conversion pays for them. ``None`` for any other file: ``linecache`` reads it (BOM, coding
+    cookie, ``\\r``, other line separators, no such path, an IPython cell or a zip import)."""
+    try:
+        descriptor = os.open(filename, os.O_RDONLY)
+    except (OSError, ValueError):
+        return None
+    try:
+        stat = os.fstat(descriptor)
+        data = chunk = os.read(descriptor, stat.st_size + 1)
+        while chunk:  # a file that grew, or a short read
+            chunk = os.read(descriptor, 1 << 16)
+            data += chunk
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    second_line_end = data.find(b"\n", data.find(b"\n") + 1)
+    head = data if second_line_end < 0 else data[:second_line_end]  # where a coding cookie may be
+    if b"coding" in head or data.startswith(codecs.BOM_UTF8) or b"\r" in data:
+        return None
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return None
+    lines = text.splitlines(True)
+    if len(lines) != text.count("\n") + (bool(text) and not text.endswith("\n")):
+        return None  # a separator that is no line end to Python's reader (form feed, U+2028, ...)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    linecache.cache[filename] = (stat.st_size, stat.st_mtime, lines, filename)
+    return lines
 
 
 def _indented_block(lines: list[str]) -> list[str]:

@@ -240,3 +240,107 @@ def test_a_visitor_with_a_pre_3_8_constant_method_still_gets_it():
         warnings.simplefilter("ignore", DeprecationWarning)
         visitor.visit(ast.parse("x = 1 + 'a' + 2.5"))
     assert visitor.seen == [1, 2.5]
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1\ny = 2\n", "x = 1\ny = 2", "", "\n", "s = 'é'\n", "a = 1\x0cb = 2\n", "s = '\u2028'\n",
+    "# -*- coding: utf-8 -*-\nx = 1\n", "x = 1\r\ny = 2\r\n", "x = 1\ry = 2\n", "\ufeffx = 1\n",
+    "#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\nx = 'é'\n",
+])
+def test_a_file_is_read_as_linecache_reads_it(tmp_path, text):
+    """``source._read_plain_file`` reads what ``linecache`` would, and caches it as ``linecache`` does
+    (the same entry: size, time, lines, name), or leaves the file to ``linecache``."""
+    import linecache
+
+    path = tmp_path / "module.py"
+    path.write_bytes(text.encode("latin-1" if "latin-1" in text else "utf-8"))
+    name = str(path)
+    expected = linecache.getlines(name)
+    expected_entry = linecache.cache.pop(name, None)
+    lines = source._read_plain_file(name)
+    if lines is None:
+        assert name not in linecache.cache
+        assert "coding" in text or "\r" in text or text.startswith("\ufeff") or "\x0c" in text or "\u2028" in text
+        return
+    assert lines == expected
+    assert linecache.cache.pop(name) == expected_entry
+
+
+def test_a_missing_or_unreadable_file_is_left_to_linecache(tmp_path):
+    assert source._read_plain_file(str(tmp_path / "absent.py")) is None
+    assert source._read_plain_file(str(tmp_path)) is None  # a directory
+    assert source._read_plain_file("<stdin>") is None
+    (tmp_path / "bad.py").write_bytes(b"x = '\xff'\n")  # not UTF-8, and no declaration
+    assert source._read_plain_file(str(tmp_path / "bad.py")) is None
+
+
+def _scaffolding_as_constructed(body: list, line: int) -> ast.Try:
+    """``codegen._reporting_jax_errors`` as it was written before: ast's constructors, then positions."""
+    def placed(node, line):
+        node.lineno = node.end_lineno = line
+        node.col_offset = node.end_col_offset = 0
+        return node
+
+    entry = placed(ast.Name(codegen._ENTRY, ast.Load()), line)
+    caught = placed(ast.Name(codegen._CAUGHT, ast.Load()), line)
+    translates = placed(ast.Call(placed(ast.Attribute(entry, "translates", ast.Load()), line), [caught], []), line)
+    located = placed(ast.Call(placed(ast.Attribute(entry, "located", ast.Load()), line), [caught], []), line)
+    handler = ast.ExceptHandler(
+        type=placed(ast.Attribute(entry, "caught", ast.Load()), line), name=codegen._CAUGHT,
+        body=[placed(ast.If(translates, [placed(ast.Raise(located, caught), line)], []), line),
+              placed(ast.Raise(None, None), line)],
+    )
+    return placed(ast.Try(body=body, handlers=[placed(handler, line)], orelse=[], finalbody=[]), line)
+
+
+def test_the_scaffolding_made_from_instance_dicts_compiles_as_the_constructed_one():
+    body = [ast.parse("y = 1").body[0]]
+    made, constructed = codegen._reporting_jax_errors(body, 5), _scaffolding_as_constructed(body, 5)
+    assert ast.dump(made, include_attributes=True) == ast.dump(constructed, include_attributes=True)
+    module = ast.Module(body=[made], type_ignores=[])
+    expected = ast.Module(body=[constructed], type_ignores=[])
+    first, second = compile(module, "<test>", "exec"), compile(expected, "<test>", "exec")
+    assert (first.co_code, first.co_consts, first.co_names, first.co_linetable, first.co_exceptiontable) == (
+        second.co_code, second.co_consts, second.co_names, second.co_linetable, second.co_exceptiontable)
+
+
+def test_converted_code_is_compiled_as_with_gasts_translation(monkeypatch):
+    """The code objects ``compile_rewritten`` makes (hand-written ``FunctionDef`` / ``arguments``
+    translations, scaffolding made from instance dicts) equal those of the same rewrite compiled
+    through gast's own translation, with the scaffolding made by ast's constructors."""
+    def signature(code: types.CodeType) -> tuple:
+        return (code.co_code, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_linetable,
+                code.co_exceptiontable, code.co_name, code.co_qualname, code.co_flags, code.co_firstlineno,
+                tuple(signature(c) if isinstance(c, types.CodeType) else c for c in code.co_consts))
+
+    def compiled(function: types.FunctionType) -> types.CodeType:
+        parsed = source.parse_function(function)
+        return codegen.compile_rewritten(parsed, conversion._rewritten(function, parsed), function).code
+
+    functions = list(_corpus_functions())
+    fast = [signature(compiled(function)) for function in functions]
+    monkeypatch.setattr(codegen, "into_python", gast.gast_to_ast)
+    monkeypatch.setattr(codegen, "_reporting_jax_errors", _scaffolding_as_constructed)
+    assert fast == [signature(compiled(function)) for function in functions]
+
+
+def test_facts_and_statement_infos_made_from_instance_dicts_are_the_dataclasses_own():
+    """``scope_facts`` and ``analyze`` fill the instance dicts of their frozen dataclasses directly:
+    the same fields, defaults included, as the dataclasses' own constructors give."""
+    import dataclasses
+
+    from autograph_lite.analysis import StatementInfo, analyze
+    from autograph_lite.analysis.names import NameScanner
+    from autograph_lite.passes.facts import scope_facts
+
+    infos = 0
+    for function in _corpus_functions():
+        parsed = source.parse_function(function)
+        facts = scope_facts(parsed.node, names=NameScanner(), locate=parsed.location, leave_call_as_is=lambda _: False)
+        given = {field.name: getattr(facts, field.name) for field in dataclasses.fields(ScopeFacts) if field.init
+                 and field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING}
+        assert vars(facts) == vars(ScopeFacts(**given))
+        for info in analyze(parsed.node).values():
+            assert vars(info) == vars(StatementInfo(**vars(info)))
+            infos += 1
+    assert infos > 40

@@ -76,7 +76,7 @@ def analyze(
         inputs_only = tuple(sorted((written & read_first) - needed)) if isinstance(node, gast.If) else ()
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
         passed = carried + inputs_only
-        table[node] = StatementInfo(
+        table[node] = _statement_info(
             carried=carried,
             unbound=tuple(n for n in passed if n not in bound.possibly),
             maybe_unbound=tuple(n for n in passed if n in bound.possibly and n not in bound.surely),
@@ -85,6 +85,14 @@ def analyze(
             inputs_only=inputs_only,
         )
     return table
+
+
+def _statement_info(**fields: object) -> StatementInfo:
+    """``StatementInfo(**fields)`` (every field given), its instance dict set at once: the frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, for every statement."""
+    info = object.__new__(StatementInfo)
+    info.__dict__.update(fields)
+    return info
 
 
 def _written_by(node: gast.AST, names: NameScanner) -> set[str]:

@@ -69,8 +69,11 @@ class NameScanner:
     def reads(self, node: gast.AST | list | None) -> set[str]:
         """Names loaded anywhere in ``node``, including free names of nested functions and comprehensions."""
         found: set[str] = set()
-        for item in _as_list(node):
-            self._collect_reads(item, found)
+        if isinstance(node, list):
+            for item in node:
+                self._collect_reads(item, found)
+        elif node is not None:
+            self._collect_reads(node, found)
         return found
 
     def writes(self, node: gast.AST | list | None) -> set[str]:
@@ -79,8 +82,11 @@ class NameScanner:
         Compound statements are entered: the writes of an ``if`` are those of both its branches.
         """
         found: set[str] = set()
-        for item in _as_list(node):
-            self._collect_writes(item, found)
+        if isinstance(node, list):
+            for item in node:
+                self._collect_writes(item, found)
+        elif node is not None:
+            self._collect_writes(node, found)
         return found
 
     def deletes(self, statements: list[gast.AST]) -> set[str]:
@@ -225,12 +231,6 @@ def _declared_writes(names: NameScanner, node: gast.AST, found: set[str]) -> Non
 
 # For syntax whose source text is unknown: it may hold a walrus, and nothing is remembered.
 ANY_SOURCE = NameScanner()
-
-
-def _as_list(node: gast.AST | list | None) -> list:
-    if node is None:
-        return []
-    return node if isinstance(node, list) else [node]
 
 
 def parameter_names(args: gast.arguments) -> set[str]:

@@ -152,7 +152,9 @@ def _checks(statement: gast.stmt) -> list[gast.stmt]:
     line = statement.lineno
     found = []
     for target in targets:
-        for node in gast.walk(target):
+        if type(target) is gast.Name:
+            continue  # most targets: a name stores into no attribute, no walk needed to see it
+        for node in walk(target):
             if isinstance(node, gast.Attribute) and isinstance(node.ctx, (gast.Store, gast.Del)):
                 owner = _owner(node.value, line)
                 if owner is not None:

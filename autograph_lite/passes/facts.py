@@ -22,6 +22,8 @@ from ..errors import Location
 from ..generated_names import RETURN_VALUE
 
 _NOTHING: Mapping = types.MappingProxyType({})
+# The placeholders every scope starts with: the return value's.
+_NO_PLACEHOLDERS = frozenset({RETURN_VALUE})
 
 
 def _nothing() -> Mapping:
@@ -53,7 +55,7 @@ class ScopeFacts:
     may_format: bool
     # Found by the passes, in this order:
     # names that may start as zeros where unassigned, since every read follows an assignment;
-    placeholders: frozenset[str] = frozenset({RETURN_VALUE})
+    placeholders: frozenset[str] = _NO_PLACEHOLDERS
     # the stop test of each ``for`` loop with a ``break`` or ``return`` (the early-exit pass);
     stop_tests: Mapping[gast.For, gast.expr] = dataclasses.field(default_factory=_nothing)
     # what each ``if`` / ``while`` / ``for`` carries (the analysis; empty for a lambda).
@@ -106,7 +108,12 @@ def scope_facts(
     assigned = frozenset(names.writes(scope.body)) if isinstance(scope, gast.FunctionDef) else frozenset()
     parameters = frozenset(parameter_names(scope.args))
     cells = cell_names(scope, parameters | assigned, names) if may_nest else frozenset()
-    return ScopeFacts(
+    # ``ScopeFacts(...)`` with its defaults, its instance dict set at once: the frozen dataclass's own
+    # ``__init__`` sets each of its twelve fields through ``object.__setattr__``.
+    facts = object.__new__(ScopeFacts)
+    facts.__dict__.update(
         names=names, locate=locate, leave_call_as_is=leave_call_as_is, parameters=parameters, assigned=assigned,
         enclosing_names=enclosing_names, cells=cells, is_generator=is_generator, may_format=may_format,
+        placeholders=_NO_PLACEHOLDERS, stop_tests=_NOTHING, info=_NOTHING,
     )
+    return facts
