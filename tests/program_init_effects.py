@@ -19,7 +19,9 @@ and ``default_factory`` (plain, frozen, slots with ``kw_only`` and an ``InitVar`
 ``field(init=False)``: ``posted()``, ``rowed()``, ``pinned()``, ``scaled()``; a print, ``LoudPost(2)``),
 a property's getter (read as written, by ``getattr`` / ``hasattr``, through ``super()``: ``gauged()``,
 ``named()``, ``plussed()``; a subclass of ``property`` with a ``__get__`` of its own, ``Kinded().kind``),
-a ``cached_property``, a ``__getattr__`` (``lazied()``, ``looked()``),
+a ``cached_property``, a ``__getattr__`` (``lazied()``, ``looked()``), a property's setter and a
+``__setattr__`` (run by ``__init__``'s ``self.k = k`` and by a later store: ``set_in_init()``,
+``set_again()``, ``watched()``),
 an ``if`` on a maybe traced value in ``__post_init__`` or a getter (``Signed(v).k``, ``Magnitude(v).size``),
 and an array method writing into an output passed by position (``clip_into()``).
 
@@ -100,6 +102,15 @@ MODULE_PARTS = {
     "lazied": "def lazied():\n    lazy = Lazy(1)\n    return (lazy.doubled + lazy.doubled + MADE_LOG[0]) % 5",
     "Lookup": "class Lookup:\n    def __getattr__(self, name):\n        MADE_LOG[0] += 1\n        return len(name)",
     "looked": "def looked():\n    return (Lookup().abc + MADE_LOG[0]) % 5",
+    # A property's setter, a __setattr__: the program's code, run where the attribute is stored into.
+    "Setting": "class Setting:\n    def __init__(self, k):\n        self.k = k\n\n    @property\n    def k(self):\n"
+               "        return self._k\n\n    @k.setter\n    def k(self, v):\n        MADE_LOG[0] += 1\n"
+               "        self._k = v",
+    "set_in_init": "def set_in_init():\n    return (Setting(1).k + MADE_LOG[0]) % 5",
+    "set_again": "def set_again():\n    s = Setting(1)\n    s.k += 1\n    return (s.k + MADE_LOG[0]) % 5",
+    "Watched": "class Watched:\n    def __init__(self, k):\n        self.k = k\n\n    def __setattr__(self, name, v):\n"
+               "        MADE_LOG[0] += 1\n        super().__setattr__(name, v)",
+    "watched": "def watched():\n    w = Watched(1)\n    w.j = 2\n    return (w.k + w.j + MADE_LOG[0]) % 5",
     "Magnitude": "class Magnitude:\n    def __init__(self, k):\n        self.k = k\n\n    @property\n    def size(self):\n"
                  "        if self.k < 0:\n            return -self.k\n        return self.k",
     # An array method writing its result into an output passed by position.
@@ -124,7 +135,7 @@ class InitEffects:
             options += [self.made_leaf, self.counted_leaf, self.typed_leaf, self.loud_leaf, self.tracked_leaf,
                         self.local_made_leaf, self.held_leaf, self.kw_grow_leaf, self.acc_grow_leaf,
                         self.bagged_leaf, self.opts_leaf, self.temp_leaf, self.dataclass_leaf, self.loud_post_leaf,
-                        self.getter_leaf, self.class_property_leaf, self.clip_into_leaf]
+                        self.getter_leaf, self.setter_leaf, self.class_property_leaf, self.clip_into_leaf]
             if self.defined_of(scope, "i"):
                 options.append(lambda: self.traced_field_leaf(scope))
         return options
@@ -210,6 +221,15 @@ class InitEffects:
         helper, parts = self.draw(st.sampled_from([
             ("gauged", ("Gauge",)), ("named", ("Gauge",)), ("plussed", ("Gauge", "Plus")),
             ("lazied", ("functools", "Lazy")), ("looked", ("Lookup",)),
+        ]))
+        self._made_with("MADE_LOG", *parts, helper, entry="made")
+        return E(f"{helper}()", LOG_BOUND, False)
+
+    def setter_leaf(self) -> E:
+        """A property's setter (run by ``__init__``'s store, then by an augmented store) or a
+        ``__setattr__`` that logs."""
+        helper, parts = self.draw(st.sampled_from([
+            ("set_in_init", ("Setting",)), ("set_again", ("Setting",)), ("watched", ("Watched",)),
         ]))
         self._made_with("MADE_LOG", *parts, helper, entry="made")
         return E(f"{helper}()", LOG_BOUND, False)

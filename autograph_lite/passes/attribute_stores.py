@@ -1,6 +1,6 @@
-"""Before a statement that changes an attribute of an object, a check:
+"""A statement that changes an attribute of an object is checked before it, or made by the runtime:
 
-    self.count += 1   ->  _ag.check_attribute_assignment(lambda: self, 'self.count'); self.count += 1
+    self.a, self.b = v  ->  _ag.check_attribute_assignment(lambda: self, 'self.a'); ...; self.a, self.b = v
 
 A method or helper that changes an object (a counter on a module-level instance, a cache on a model)
 and is called from a staged branch or loop body would run once while tracing, whatever the condition
@@ -10,9 +10,23 @@ the caller's rewrite. The check does nothing outside staged code (it does not ev
 so Python's order of evaluation is kept there), and inside it refuses a store into an object the
 staged code did not make itself (``runtime.effects``), before the store happens.
 
-Only an object that evaluating twice is harmless is checked: a name or a chain of attributes of a
-name (``self``, ``TALLY``, ``self.state``), or of subscripts by names and constants (``ITEMS[0]``,
-``self.layers[i]``); ``make()[0].n = v`` is left without a check.
+Most stores are made by the runtime instead, which checks them there (``runtime.attribute_stores``):
+a property's setter or a ``__setattr__`` of the user's is code Python runs implicitly, which must run
+converted. The value is passed first, then the owner, as Python evaluates them; ``effect`` tells the
+statement passes (``passes.effects``) what the store does, as an assignment's target did:
+
+    q.w = v      ->  _ag.setattr(v, q, 'w', effect='assigns to q.w')
+    q.w += v     ->  _ag.setattr(_ag.augmented(q.w, v, '+='), q, 'w', effect='assigns to q.w')
+    del q.w      ->  _ag.delattr(q, 'w', 'q.w')
+
+(``q.w`` then read through ``_ag.getattr`` by the calls pass). Left as written, with the check below:
+a tuple or chained target (``q.a, q.b = v``, ``q.a = r.b = v``), an annotated one, a private name
+the class mangles (``self.__w``), and an augmented store into an owner that is not a name (read
+twice, ``a.b`` would run a getter twice).
+
+Where the store stays as written, only an object that evaluating twice is harmless is checked: a
+name or a chain of attributes of a name (``self``, ``TALLY``, ``self.state``), or of subscripts by
+names and constants (``ITEMS[0]``, ``self.layers[i]``); ``make()[0].a, w = v`` is left without a check.
 Assignments (``=``, augmented, annotated) and ``del`` are checked; nested functions and classes were
 rewritten on their own (a class body is not rewritten).
 
@@ -39,6 +53,10 @@ from .facts import ScopeFacts
 from .fresh_values import value_depth
 from .item_updates import AUGMENTED, harmless_to_read_again
 
+# A store's effect as the statement passes read it (``passes.effects``); after it, the target's text,
+# which the runtime's messages name (``runtime.attribute_stores``).
+_ASSIGNS = "assigns to "
+
 _STORES = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)
 _NEW_CONTAINERS = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp, gast.SetComp, gast.Call)
 
@@ -62,18 +80,22 @@ class _InPlace:
 
 def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
     """Insert, in place, a check before each statement of ``block`` (and of its nested blocks) that
-    changes an attribute of a name or of a chain of attributes, or applies an augmented operator to one."""
+    changes an attribute of a name or of a chain of attributes, or applies an augmented operator to one;
+    replace a store that the runtime makes (:func:`_runtime_store`)."""
     checked: list[gast.stmt] = []
     for statement in block:
+        through_runtime = None
         if not isinstance(statement, SCOPES):
             for nested in blocks_of(statement):
                 _check_block(nested, names)
         if isinstance(statement, _STORES):
-            checked += _checks(statement)
             _note_new_container(statement)
+            through_runtime = _runtime_store(statement)
+            if through_runtime is None:
+                checked += _checks(statement)
         if isinstance(statement, gast.AugAssign):
             checked += _in_place_check(statement, names)
-        checked.append(statement)
+        checked.append(statement if through_runtime is None else through_runtime)
     block[:] = checked
 
 
@@ -139,6 +161,48 @@ def _is_number(value: gast.expr) -> bool:
     if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
         value = value.operand
     return isinstance(value, gast.Constant) and type(value.value) in (int, float, complex)
+
+
+def _runtime_store(statement: gast.stmt) -> gast.stmt | None:
+    """The store of ``statement`` made by the runtime, or ``None`` where it stays as written with its
+    check: a tuple or chained target, an annotated one, a private (mangled) name, an augmented store
+    whose owner is not a name (read twice below, a chain would run its getters twice)."""
+    line = statement.lineno
+    if isinstance(statement, gast.Delete):
+        target = _plain_attribute(statement.targets)
+        if target is None:
+            return None
+        arguments = [target.value, nodes.constant(target.attr, line), nodes.constant(gast.unparse(target), line)]
+        return nodes.expression_statement(nodes.runtime_call("delattr", arguments, line), line)
+    if isinstance(statement, gast.Assign):
+        target, value = _plain_attribute(statement.targets), statement.value
+    elif isinstance(statement, gast.AugAssign) and _owner_read_again_harmlessly(statement):
+        target = statement.target
+        current = nodes.dotted_read((target.value.id, target.attr), line)
+        operator = nodes.constant(AUGMENTED[type(statement.op)], line)
+        value = nodes.runtime_call("augmented", [current, statement.value, operator], line)
+    else:
+        return None
+    if target is None:
+        return None
+    effect = nodes.keyword("effect", nodes.constant(f"{_ASSIGNS}{gast.unparse(target)}", line))
+    arguments = [value, target.value, nodes.constant(target.attr, line)]
+    return nodes.expression_statement(nodes.runtime_call("setattr", arguments, line, [effect]), line)
+
+
+def _plain_attribute(targets: list[gast.expr]) -> gast.Attribute | None:
+    """The one target, where it is an attribute that the class does not mangle (``self.__w``)."""
+    if len(targets) != 1 or not isinstance(targets[0], gast.Attribute):
+        return None
+    attribute = targets[0].attr
+    return None if attribute.startswith("__") and not attribute.endswith("__") else targets[0]
+
+
+def _owner_read_again_harmlessly(statement: gast.AugAssign) -> bool:
+    """``q.w += v``, whose owner ``q`` is a name that ``v`` does not rebind (``q.w += (q := r).w``)."""
+    target = statement.target
+    return (_plain_attribute([target]) is not None and isinstance(target.value, gast.Name)
+            and not any(isinstance(node, gast.NamedExpr) for node in walk(statement.value)))
 
 
 def _checks(statement: gast.stmt) -> list[gast.stmt]:

@@ -16,7 +16,8 @@ The source of a generator expression written as the argument of ``any`` / ``all`
 Attribute reads become ``_ag.getattr(q, 'w')``: a property's getter, a ``cached_property`` or a
 ``__getattr__`` of the user's is code Python runs implicitly, which the runtime converts
 (``runtime.attribute_loads``). Reads through a library module (``np.pi``), private names, the
-owner of a method call written as a chain of names and a store's target stay as written.
+owner of a method call written as a chain of names and a store target's chain (``a.b.c = v`` reads
+``a.b`` as written; the store itself is the attribute-stores pass's) stay as written.
 """
 
 from __future__ import annotations

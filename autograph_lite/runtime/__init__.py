@@ -16,6 +16,7 @@ from jax.extend import source_info_util
 
 from . import (
     appends,
+    attribute_stores,
     conditionals,
     effects,
     items,
@@ -57,6 +58,7 @@ class Operators:
     check_in_place_operator = staticmethod(effects.check_in_place_operator)
     check_attribute_assignment = staticmethod(effects.check_attribute_assignment)
     fresh = staticmethod(appends.fresh)
+    augmented = staticmethod(attribute_stores.augmented)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
     raise_ = staticmethod(raises.raise_)
@@ -71,6 +73,8 @@ class Operators:
         self.static_loops = static_loops
         self.call = calls.call
         self.getattr = calls.load_attribute
+        self.setattr = calls.store_attribute
+        self.delattr = calls.delete_attribute
         self.getitem = sequences.make_getitem(calls.call)
 
     def for_stmt(

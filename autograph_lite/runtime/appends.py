@@ -121,8 +121,9 @@ def in_trial() -> bool:
 def fresh(container: Any) -> Any:
     """``container``, a new container stored into an attribute (``self.items = []``), noted as made by the
     innermost staged trace, as :func:`.freshness.created_inside` proves a local display made: the
-    store's own check (``check_attribute_assignment``, before it) has refused an owner the trace did
-    not make, so only the trace's own object holds the new container. Only where it holds plain
+    store's own check (``check_attribute_assignment``, before the store: in ``_ag.setattr``, or before
+    the statement) has refused an owner the trace did not make, so only the trace's own object holds
+    the new container. Only where it holds plain
     values: ``self.items = [OUTSIDE]`` then ``self.items[0] += [v]`` would change ``OUTSIDE``."""
     context = _innermost(current())
     if context is not None and _holds_plain_values(container):

@@ -11,8 +11,9 @@ written, and an object of a library class (a JAX array, a NumPy array, a module)
 ``getattr`` at once, so the common reads cost one type lookup.
 
 Left as they are (docs/semantics.md): a class with a ``__getattribute__`` of its own, a descriptor
-other than a property or a cached_property (its ``__get__`` runs as written), and a store's target
-(``a.b.c = v`` reads ``a.b`` as written).
+other than a property or a cached_property (its ``__get__`` runs as written), and the target of a
+store left as written (``a.b.c, d = v`` reads ``a.b`` as written; :mod:`.attribute_stores` makes the
+others, whose owner ``a.b`` is read here).
 """
 
 from __future__ import annotations
@@ -38,12 +39,12 @@ def load(owner: Any, name: str, call: Callable[..., Any]) -> Any:
         return _load_through_super(owner, name, call)
     if _read_as_written(cls):
         return getattr(owner, name)
-    descriptor = _class_attribute(cls.__mro__, name)
-    fallback = _users(getattr(cls, "__getattr__", None))
+    descriptor = class_attribute(cls.__mro__, name)
+    fallback = users_function(getattr(cls, "__getattr__", None))
     try:
         if _users_getter(descriptor) is not None:
             return call(descriptor.fget, owner)
-        if _is_kind(descriptor, functools.cached_property) and _users(descriptor.func) is not None:
+        if _is_kind(descriptor, functools.cached_property) and users_function(descriptor.func) is not None:
             return _cached(owner, name, descriptor, call)
         return getattr(owner, name) if fallback is None else object.__getattribute__(owner, name)
     except AttributeError:
@@ -97,7 +98,7 @@ def _load_through_super(proxy: Any, name: str, call: Callable[..., Any]) -> Any:
     if instance is None or instance is start or name == "__class__":
         return getattr(proxy, name)
     mro = start.__mro__
-    descriptor = _class_attribute(mro[mro.index(proxy.__thisclass__) + 1:], name)
+    descriptor = class_attribute(mro[mro.index(proxy.__thisclass__) + 1:], name)
     if _users_getter(descriptor) is None:
         return getattr(proxy, name)
     return call(descriptor.fget, instance)
@@ -105,7 +106,7 @@ def _load_through_super(proxy: Any, name: str, call: Callable[..., Any]) -> Any:
 
 def _users_getter(descriptor: Any) -> types.FunctionType | None:
     """The user's getter of a ``property``."""
-    return _users(descriptor.fget) if _is_kind(descriptor, property) else None
+    return users_function(descriptor.fget) if _is_kind(descriptor, property) else None
 
 
 def _is_kind(descriptor: Any, kind: type) -> bool:
@@ -114,7 +115,7 @@ def _is_kind(descriptor: Any, kind: type) -> bool:
     return getattr(type(descriptor), "__get__", None) is kind.__get__  # type: ignore[attr-defined]
 
 
-def _class_attribute(mro: tuple[type, ...], name: str) -> Any:
+def class_attribute(mro: tuple[type, ...], name: str) -> Any:
     """What ``name`` is on the first class of ``mro`` to have it, without running anything."""
     for klass in mro:
         found = klass.__dict__.get(name, _MISSING)
@@ -123,7 +124,7 @@ def _class_attribute(mro: tuple[type, ...], name: str) -> Any:
     return _MISSING
 
 
-def _users(function: Any) -> types.FunctionType | None:
+def users_function(function: Any) -> types.FunctionType | None:
     """``function`` if it is the user's Python function, to be converted."""
     if isinstance(function, types.FunctionType) and not callees.is_library_function(function) and \
             not callees.is_marked_do_not_convert(function):

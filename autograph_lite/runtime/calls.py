@@ -24,7 +24,7 @@ import jax
 
 from .. import callables, callees
 from ..errors import ConversionError
-from . import attribute_loads, dataclass_init, effects, function_arguments
+from . import attribute_loads, attribute_stores, dataclass_init, effects, function_arguments
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
 from .locations import caller_location
@@ -55,6 +55,8 @@ class Calls:
             effects.check_construction(function)
         if function is getattr or function is hasattr:
             return attribute_loads.read_by_builtin(function, args, kwargs, self.call)
+        if function is setattr or function is delattr:
+            return attribute_stores.change_by_builtin(function, args, kwargs, self.call)
         if isinstance(function, (types.BuiltinFunctionType, type)):
             handler = TRACED_BUILTINS.get(function) or open_builtin(function)
             if handler is not None:
@@ -78,6 +80,14 @@ class Calls:
     def load_attribute(self, owner: Any, name: str) -> Any:
         """``owner.name``, a getter of the user's converted (:mod:`.attribute_loads`)."""
         return attribute_loads.load(owner, name, self.call)
+
+    def store_attribute(self, value: Any, owner: Any, name: str, *, effect: str) -> None:
+        """``owner.name = value``, a setter or ``__setattr__`` of the user's converted (:mod:`.attribute_stores`)."""
+        attribute_stores.store(value, owner, name, effect, self.call)
+
+    def delete_attribute(self, owner: Any, name: str, target: str) -> None:
+        """``del owner.name``, a deleter or ``__delattr__`` of the user's converted."""
+        attribute_stores.delete(owner, name, target, self.call)
 
     def _construct(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """``cls(*args, **kwargs)``, with the user's ``__init__`` converted where Python's own steps
@@ -173,9 +183,9 @@ def _init_to_convert(cls: type, init: Any) -> types.FunctionType | dataclass_ini
     """``init`` where it is the user's, with source, or the steps of a dataclass's (made by ``exec``,
     without source: :mod:`.dataclass_init`), in a class whose metaclass ``__call__`` and ``__new__``
     are Python's own, whose library bases (a Flax or Equinox module) take no part in making an
-    instance, and whose stores into ``self`` run none of the user's code (a property setter, a
-    ``__setattr__``: refused in staged code, they would make an ``__init__`` that worked as it was
-    fail; a frozen dataclass stores through ``object.__setattr__``, around its own)."""
+    instance. A plain ``__init__``'s stores into ``self`` run a property setter or ``__setattr__`` of
+    the user's converted (:mod:`.attribute_stores`); a dataclass's generated one stores as Python does
+    (:func:`_stores_run_users_code`)."""
     if type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__:
         return None
     if not isinstance(init, types.FunctionType) or callees.is_marked_do_not_convert(init) or \
@@ -188,12 +198,21 @@ def _init_to_convert(cls: type, init: Any) -> types.FunctionType | dataclass_ini
     for base in cls.__mro__[:-1]:
         if callees.is_library_module(base.__module__) and _CONSTRUCTION_HOOKS.intersection(vars(base)):
             return None
-        hooks = {"__setattr__", "__delattr__"} & vars(base).keys()
-        if hooks and not (steps is not None and steps.frozen and _made_by_dataclasses(base, hooks)):
-            return None
-        if any(map(_runs_code_on_store, vars(base).values())):
+        if steps is not None and _stores_run_users_code(base, steps.frozen):
             return None
     return init if steps is None else steps
+
+
+def _stores_run_users_code(base: type, frozen: bool) -> bool:
+    """Whether a dataclass's generated ``__init__`` (its stores are ``setattr``, or ``object.__setattr__``
+    on a frozen class, run as written by :mod:`.dataclass_init`) would run the user's code in storing
+    into ``self`` through ``base``: a ``__setattr__`` / ``__delattr__`` (but a frozen dataclass's own,
+    which its ``object.__setattr__`` goes around), a property setter or a descriptor's ``__set__``.
+    Refused in staged code, it would make an ``__init__`` that worked as it was fail."""
+    hooks = {"__setattr__", "__delattr__"} & vars(base).keys()
+    if hooks and not (frozen and _made_by_dataclasses(base, hooks)):
+        return True
+    return any(map(_runs_code_on_store, vars(base).values()))
 
 
 def _made_by_dataclasses(base: type, hooks: set[str]) -> bool:
