@@ -111,6 +111,11 @@ MODULE_PARTS = {
     "Watched": "class Watched:\n    def __init__(self, k):\n        self.k = k\n\n    def __setattr__(self, name, v):\n"
                "        MADE_LOG[0] += 1\n        super().__setattr__(name, v)",
     "watched": "def watched():\n    w = Watched(1)\n    w.j = 2\n    return (w.k + w.j + MADE_LOG[0]) % 5",
+    # An augmented store whose value rebinds the owner's name: Python stores into the first owner.
+    "Counter": "class Counter:\n    def __init__(self):\n        self.n = 0",
+    "swap": "def swap():\n    global SWAPPED\n    SWAPPED = Counter()\n    return 1",
+    "swapped": "def swapped():\n    global SWAPPED\n    SWAPPED = Counter()\n    first = SWAPPED\n"
+               "    SWAPPED.n += swap()\n    return 2 * first.n + SWAPPED.n",
     "Magnitude": "class Magnitude:\n    def __init__(self, k):\n        self.k = k\n\n    @property\n    def size(self):\n"
                  "        if self.k < 0:\n            return -self.k\n        return self.k",
     # An array method writing its result into an output passed by position.
@@ -227,9 +232,10 @@ class InitEffects:
 
     def setter_leaf(self) -> E:
         """A property's setter (run by ``__init__``'s store, then by an augmented store) or a
-        ``__setattr__`` that logs."""
+        ``__setattr__`` that logs; an augmented store whose value rebinds its owner's global name."""
         helper, parts = self.draw(st.sampled_from([
             ("set_in_init", ("Setting",)), ("set_again", ("Setting",)), ("watched", ("Watched",)),
+            ("swapped", ("Counter", "swap")),
         ]))
         self._made_with("MADE_LOG", *parts, helper, entry="made")
         return E(f"{helper}()", LOG_BOUND, False)

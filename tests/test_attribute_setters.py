@@ -258,3 +258,32 @@ def test_tuple_and_chained_targets_are_stored_as_written():
     source = autograph_lite.to_source(stores)
     assert "w.a, w.b = (x, x)" in source and "w.c = w.d = x" in source
     assert "_ag.setattr" not in source
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+
+SWAPPED = Counter()
+
+
+def swap():
+    global SWAPPED
+    SWAPPED = Counter()
+    return 1
+
+
+def adds_to_a_global_that_the_value_rebinds(x):
+    global SWAPPED
+    SWAPPED = Counter()
+    first = SWAPPED
+    SWAPPED.n += swap()
+    return x + 2 * first.n + SWAPPED.n
+
+
+def test_an_augmented_store_lands_on_the_owner_read_before_the_value():
+    """Python reads SWAPPED before calling swap(), which rebinds it: the first Counter gets the 1.
+    Found by review of the runtime store, which read the owner again after the value (1.0 for 2.0)."""
+    assert assert_equivalent(adds_to_a_global_that_the_value_rebinds, 0.0) == 2.0
+    assert "SWAPPED.n += _ag.call(swap)" in autograph_lite.to_source(adds_to_a_global_that_the_value_rebinds)

@@ -21,8 +21,9 @@ statement passes (``passes.effects``) what the store does, as an assignment's ta
 
 (``q.w`` then read through ``_ag.getattr`` by the calls pass). Left as written, with the check below:
 a tuple or chained target (``q.a, q.b = v``, ``q.a = r.b = v``), an annotated one, a private name
-the class mangles (``self.__w``), and an augmented store into an owner that is not a name (read
-twice, ``a.b`` would run a getter twice).
+the class mangles (``self.__w``), and an augmented store into an owner that is not one of the
+function's own locals (read twice: ``a.b`` would run a getter twice, and a global that a call in the
+value rebinds would be read anew, ``STATS.n += reset()``).
 
 Where the store stays as written, only an object that evaluating twice is harmless is checked: a
 name or a chain of attributes of a name (``self``, ``TALLY``, ``self.state``), or of subscripts by
@@ -66,8 +67,16 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
         augments_a_name = any(isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name)
                               for statement in statements_within(function.body))
         numbers = _numbers_only(function) if augments_a_name else frozenset()  # most functions: not walked
-        _check_block(function.body, _InPlace(facts.parameters, numbers))
+        _check_block(function.body, _InPlace(facts.parameters, numbers, _own_locals(function, facts)))
     return facts
+
+
+def _own_locals(function: gast.FunctionDef, facts: ScopeFacts) -> frozenset[str]:
+    """The names only this function's own code can rebind: its parameters and assignments, less those
+    a nested function shares (its cells) and those a ``global`` / ``nonlocal`` declares (a helper
+    called on the way may rebind them: ``STATS.n += reset()``, where ``reset`` makes a new ``STATS``)."""
+    declared = {name for node in walk(function) if isinstance(node, (gast.Global, gast.Nonlocal)) for name in node.names}
+    return (facts.parameters | facts.assigned) - facts.cells - declared
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +85,7 @@ class _InPlace:
 
     parameters: frozenset[str]  # hold the caller's values
     numbers: frozenset[str]  # only ever hold a number: no in-place method runs on them
+    own_locals: frozenset[str] = frozenset()  # no call can rebind them (_own_locals)
 
 
 def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
@@ -90,7 +100,7 @@ def _check_block(block: list[gast.stmt], names: _InPlace) -> None:
                 _check_block(nested, names)
         if isinstance(statement, _STORES):
             _note_new_container(statement)
-            through_runtime = _runtime_store(statement)
+            through_runtime = _runtime_store(statement, names.own_locals)
             if through_runtime is None:
                 checked += _checks(statement)
         if isinstance(statement, gast.AugAssign):
@@ -163,10 +173,11 @@ def _is_number(value: gast.expr) -> bool:
     return isinstance(value, gast.Constant) and type(value.value) in (int, float, complex)
 
 
-def _runtime_store(statement: gast.stmt) -> gast.stmt | None:
+def _runtime_store(statement: gast.stmt, own_locals: frozenset[str]) -> gast.stmt | None:
     """The store of ``statement`` made by the runtime, or ``None`` where it stays as written with its
     check: a tuple or chained target, an annotated one, a private (mangled) name, an augmented store
-    whose owner is not a name (read twice below, a chain would run its getters twice)."""
+    whose owner is not one of the function's own locals (read twice below: a chain would run its
+    getters twice, and a global another call rebinds would be read anew)."""
     line = statement.lineno
     if isinstance(statement, gast.Delete):
         target = _plain_attribute(statement.targets)
@@ -176,7 +187,7 @@ def _runtime_store(statement: gast.stmt) -> gast.stmt | None:
         return nodes.expression_statement(nodes.runtime_call("delattr", arguments, line), line)
     if isinstance(statement, gast.Assign):
         target, value = _plain_attribute(statement.targets), statement.value
-    elif isinstance(statement, gast.AugAssign) and _owner_read_again_harmlessly(statement):
+    elif isinstance(statement, gast.AugAssign) and _owner_read_again_harmlessly(statement, own_locals):
         target = statement.target
         current = nodes.dotted_read((target.value.id, target.attr), line)
         operator = nodes.constant(AUGMENTED[type(statement.op)], line)
@@ -198,10 +209,12 @@ def _plain_attribute(targets: list[gast.expr]) -> gast.Attribute | None:
     return None if attribute.startswith("__") and not attribute.endswith("__") else targets[0]
 
 
-def _owner_read_again_harmlessly(statement: gast.AugAssign) -> bool:
-    """``q.w += v``, whose owner ``q`` is a name that ``v`` does not rebind (``q.w += (q := r).w``)."""
+def _owner_read_again_harmlessly(statement: gast.AugAssign, own_locals: frozenset[str]) -> bool:
+    """``q.w += v``, whose owner ``q`` is a local that nothing in ``v`` rebinds: no walrus
+    (``q.w += (q := r).w``), and no call can, as it could a global (``_own_locals``)."""
     target = statement.target
     return (_plain_attribute([target]) is not None and isinstance(target.value, gast.Name)
+            and target.value.id in own_locals
             and not any(isinstance(node, gast.NamedExpr) for node in walk(statement.value)))
 
 
