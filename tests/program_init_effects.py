@@ -111,6 +111,11 @@ MODULE_PARTS = {
     "Watched": "class Watched:\n    def __init__(self, k):\n        self.k = k\n\n    def __setattr__(self, name, v):\n"
                "        MADE_LOG[0] += 1\n        super().__setattr__(name, v)",
     "watched": "def watched():\n    w = Watched(1)\n    w.j = 2\n    return (w.k + w.j + MADE_LOG[0]) % 5",
+    # A __setattr__ that hands the store to object's (super().__setattr__), which runs a logging setter.
+    "Guarded": "class Guarded:\n    def __init__(self, k):\n        self.k = k\n\n    def __setattr__(self, name, v):\n"
+               "        super().__setattr__(name, v)\n\n    @property\n    def k(self):\n        return self._k\n\n"
+               "    @k.setter\n    def k(self, v):\n        MADE_LOG[0] += 1\n        object.__setattr__(self, '_k', v)",
+    "guarded": "def guarded():\n    return (Guarded(1).k + MADE_LOG[0]) % 5",
     # An augmented store whose value rebinds the owner's name: Python stores into the first owner.
     "Counter": "class Counter:\n    def __init__(self):\n        self.n = 0",
     "swap": "def swap():\n    global SWAPPED\n    SWAPPED = Counter()\n    return 1",
@@ -232,10 +237,11 @@ class InitEffects:
 
     def setter_leaf(self) -> E:
         """A property's setter (run by ``__init__``'s store, then by an augmented store) or a
-        ``__setattr__`` that logs; an augmented store whose value rebinds its owner's global name."""
+        ``__setattr__`` that logs, or a setter that ``super().__setattr__`` runs; an augmented store whose
+        value rebinds its owner's global name."""
         helper, parts = self.draw(st.sampled_from([
             ("set_in_init", ("Setting",)), ("set_again", ("Setting",)), ("watched", ("Watched",)),
-            ("swapped", ("Counter", "swap")),
+            ("guarded", ("Guarded",)), ("swapped", ("Counter", "swap")),
         ]))
         self._made_with("MADE_LOG", *parts, helper, entry="made")
         return E(f"{helper}()", LOG_BOUND, False)

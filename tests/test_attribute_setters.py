@@ -287,3 +287,53 @@ def test_an_augmented_store_lands_on_the_owner_read_before_the_value():
     Found by review of the runtime store, which read the owner again after the value (1.0 for 2.0)."""
     assert assert_equivalent(adds_to_a_global_that_the_value_rebinds, 0.0) == 2.0
     assert "SWAPPED.n += _ag.call(swap)" in autograph_lite.to_source(adds_to_a_global_that_the_value_rebinds)
+
+
+class Guarded:
+    """The usual __setattr__: it hands the store on to object's, which runs the property's setter."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __setattr__(self, name, v):
+        super().__setattr__(name, v)
+
+    @property
+    def k(self):
+        return self._k
+
+    @k.setter
+    def k(self, v):
+        LOG.append("set")
+        object.__setattr__(self, "_k", v)
+
+
+def sets_through_super(xs):
+    LOG.clear()
+    t = 0.0
+    for x in xs:
+        t = t + Guarded(x).k + len(LOG)
+    return t
+
+
+def test_a_setter_that_super_setattr_runs_runs_converted():
+    """super().__setattr__ ran the setter as written (found by review, present before): jit 14.0 for
+    eager's 16.0, the log 2 entries for 4."""
+    assert assert_equivalent(sets_through_super, jnp.arange(4.0)) == 16.0
+    assert LOG == ["set"] * 4
+
+
+def test_a_super_setattr_call_that_does_not_fit_raises_the_builtins_error():
+    class Plain:
+        def __setattr__(self, name, v):
+            super().__setattr__(name)
+
+    def stores(x):
+        Plain().k = x
+        return x
+
+    with pytest.raises(TypeError) as eager:
+        stores(1.0)
+    with pytest.raises(TypeError) as converted:
+        autograph_lite.convert(stores)(1.0)
+    assert str(converted.value) == str(eager.value)

@@ -91,14 +91,41 @@ def augmented(current: Any, operand: Any, symbol: str) -> Any:
     return _IN_PLACE[symbol](current, operand)
 
 
-def _users_hook(owner: Any, name: str, way: tuple[str, str, str]) -> tuple[types.FunctionType, tuple[Any, ...]] | None:
+def is_objects_own_change(function: Any) -> bool:
+    """Whether ``function`` is ``object``'s own ``__setattr__`` / ``__delattr__`` bound to an instance:
+    what ``super().__setattr__`` gives in a ``__setattr__`` of the user's."""
+    return (isinstance(function, types.MethodWrapperType) and function.__name__ in ("__setattr__", "__delattr__")
+            and function == getattr(object, function.__name__).__get__(function.__self__))
+
+
+def objects_own_change(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any], call: Callable[..., Any]) -> None:
+    """``super().__setattr__(name, value)`` / ``super().__delattr__(name)``: Python's own store (the
+    class's hook skipped), which runs a property's setter or a descriptor's ``__set__`` of the user's:
+    through ``call``, converted, as :func:`store` runs it. A call that does not fit is the builtin's."""
+    storing = function.__name__ == "__setattr__"
+    if kwargs or len(args) != (2 if storing else 1) or type(args[0]) is not str:
+        function(*args, **kwargs)
+        return
+    owner, name = function.__self__, args[0]
+    hook = _users_hook(owner, name, _STORE if storing else _DELETE, class_hook=False)
+    _check_owner(owner, f"{name!r} (object.{function.__name__} on a {type(owner).__name__})", name)
+    if hook is None:
+        function(*args)
+        return
+    hook_function, leading = hook
+    call(hook_function, *leading, *args[1:])
+
+
+def _users_hook(owner: Any, name: str, way: tuple[str, str, str],
+                class_hook: bool = True) -> tuple[types.FunctionType, tuple[Any, ...]] | None:
     """The user's function that Python's store (or deletion) of ``owner.name`` runs, with the arguments
     that come before the value: ``(Q.__setattr__, (owner, name))``, ``(fset, (owner,))``,
-    ``(Descriptor.__set__, (descriptor, owner))``; ``None`` where it runs none of the user's code."""
-    class_hook, descriptor_method, property_function = way
+    ``(Descriptor.__set__, (descriptor, owner))``; ``None`` where it runs none of the user's code.
+    Without ``class_hook``, as ``object``'s own store runs it: the class's ``__setattr__`` skipped."""
+    hook_name, descriptor_method, property_function = way
     cls = type(owner)
-    hook = getattr(cls, class_hook, None)
-    if hook not in _PYTHONS_OWN:
+    hook = getattr(cls, hook_name, None)
+    if class_hook and hook not in _PYTHONS_OWN:
         function = users_function(hook)
         return None if function is None else (function, (owner, name))
     descriptor = class_attribute(cls.__mro__, name)

@@ -53,6 +53,8 @@ class Calls:
             args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
         if isinstance(function, type):
             effects.check_construction(function)
+        if attribute_stores.is_objects_own_change(function):  # super().__setattr__(...) in a __setattr__
+            return attribute_stores.objects_own_change(function, args, kwargs, self.call)
         if function is getattr or function is hasattr:
             return attribute_loads.read_by_builtin(function, args, kwargs, self.call)
         if function is setattr or function is delattr:
