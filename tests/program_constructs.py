@@ -32,7 +32,7 @@ class Constructs:
     staged_effects: frozenset[str] = frozenset()  # callees of calls made for their effect there (not print)
     in_place: frozenset[str] = frozenset()  # arrays helpers update in place: parameters and arguments
     numpy_inputs: bool = False  # a helper stores into a subscript: the reference needs NumPy arrays
-    deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while of f unbinds
+    deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while / match of f unbinds
 
 
 def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Constructs:
@@ -59,13 +59,13 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
 
 
 def _deleted_in_control_flow(function: ast.FunctionDef) -> frozenset[str]:
-    """The names that a ``del`` inside an ``if``, ``for`` or ``while`` of ``function`` (not of a
+    """The names that a ``del`` inside an ``if``, ``for``, ``while`` or ``match`` of ``function`` (not of a
     nested function), or after a statement of its body that may ``return``, unbinds: the converter
     refuses such a ``del`` before converting anything (the early-exit rewrite would move it into a branch)."""
     found = set()
     for node, ancestors in _nodes(function, []):
         if isinstance(node, ast.Delete) and not any(isinstance(outer, _NESTED) for outer in ancestors) and any(
-                isinstance(outer, (ast.If, ast.For, ast.While)) for outer in ancestors):
+                isinstance(outer, (ast.If, ast.For, ast.While, ast.Match)) for outer in ancestors):
             found |= {target.id for target in node.targets if isinstance(target, ast.Name)}
     may_have_returned = False
     for statement in function.body:
