@@ -8,7 +8,8 @@ a module-level list passed to a helper (``grow(BAG)``) and on a module-level Num
 (``fill_up(TANK)``), the same through a local alias of the module-level container (``xs = BAG; xs += [0]``,
 ``tank = TANK; tank += 1``, ``xs = POOL; xs[0] += 1``, ``rows = [GRID[0]]; rows[0][1] += 1``), a library
 function that mutates a module-level container (``heapq.heappush(HEAP, 1)``, ``bisect.insort(BAG, 2)``,
-``operator.setitem(COUNTER, 0, ...)``, ``list.append(BAG, 0)``, ``np.copyto(TANK, ...)``,
+``operator.setitem(COUNTER, 0, ...)``, ``list.append(BAG, 0)``, an item store into a call's result
+(``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``), ``np.copyto(TANK, ...)``,
 ``np.add(TANK, 1, out=TANK)``, ``np.multiply(TANK + 1, 2, TANK)``, ``(TANK + 1).clip(0, 100, out=TANK)``),
 a property setter that logs to a module-level
 list (on a new object: ``metered(3)``), ``next``
@@ -48,6 +49,10 @@ MODULE_PARTS = {
     "grid_tick": "def grid_tick():\n    GRID[0][1] += 1\n    return GRID[0][1] % 5",
     "grid_shrink": "def grid_shrink():\n    del GRID[0][-1]\n    return len(GRID[0]) % 5",
     "tally_up": "def tally_up():\n    setattr(TALLY, 'count', TALLY.count + 1)\n    return TALLY.count % 5",
+    # An item store into what a call returns: the object's namespace, a module-level list.
+    "tally_by_vars": "def tally_by_vars():\n    vars(TALLY)['count'] = TALLY.count + 1\n    return TALLY.count % 5",
+    "grid_row": "def grid_row():\n    return GRID[0]",
+    "grid_set": "def grid_set():\n    grid_row()[2] = grid_row()[2] + 1\n    return GRID[0][2] % 5",
     "BAG": "BAG = []",
     "grow": "def grow(xs):\n    xs += [0]\n    return len(xs) % 5",
     "TANK": "TANK = np.zeros(2, np.int64)",
@@ -107,7 +112,7 @@ class HelperEffects:
         if self.has("helper_effects") and t == "i":
             options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
             options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf,
-                        self.fill_up_leaf, self.item_tick_leaf]
+                        self.fill_up_leaf, self.item_tick_leaf, self.call_store_leaf]
             options += [self.alias_leaf, self.library_mutator_leaf]
         return options
 
@@ -145,6 +150,14 @@ class HelperEffects:
     def tally_up_leaf(self) -> E:
         self.hidden_state("tally", "Tally", "TALLY", "tally_up")
         return E("tally_up()", COUNTER_BOUND, False)
+
+    def call_store_leaf(self) -> E:
+        """An item store into a call's result: ``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``."""
+        if self.draw(st.booleans()):
+            self.hidden_state("tally", "Tally", "TALLY", "tally_by_vars")
+            return E("tally_by_vars()", COUNTER_BOUND, False)
+        self.hidden_state("grid", "GRID", "grid_row", "grid_set")
+        return E("grid_set()", COUNTER_BOUND, False)
 
     def grow_leaf(self) -> E:
         self.hidden_state("bag", "BAG", "grow")

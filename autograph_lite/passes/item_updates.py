@@ -27,8 +27,12 @@ A local list of lists built inside the staged code (``rows = [[0.0]]; rows[0][0]
 allowed by its root (``runtime.effects``), where the function builds every container on the way from
 the root to the one the store changes (``passes.fresh_values``): ``rows = [GRID[0]]; rows[0][1] += 1``
 changes ``GRID[0]``, so its check gets ``items_only=False`` and asks of ``rows[0]`` itself, as it does of
-a root that is a closure variable. A container read off anything else (``make()[0] = v``) is left
-without a check.
+a root that is a closure variable. A container read off anything else (``make()[0] = v``,
+``vars(o)[k] = v``) is stored into by the runtime, which reads it once, as Python does, and checks it:
+
+    make()[0] = v    ->  _ag.store_item(v, make(), 0, 'make()')
+
+An augmented store into such a container (``make()[0] += v``) is left as written, without a check.
 
 A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
 seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
@@ -176,7 +180,11 @@ class _ItemUpdates(BlockTransformer):
 
 
 def _checked_in_place(node: gast.stmt, targets: list[gast.expr], roots: _Roots) -> gast.stmt | list[gast.stmt]:
-    """``node`` as written, after a check of each container whose item it assigns in place."""
+    """``node`` as written, after a check of each container whose item it assigns in place; or, where
+    its one target's container is read off a call (:func:`_store_into_a_result`), made by the runtime."""
+    made_by_runtime = _store_into_a_result(node, targets)
+    if made_by_runtime is not None:
+        return made_by_runtime
     checks = []
     for target in targets:
         for store in walk(target):
@@ -186,6 +194,23 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr], roots: _Roots) 
             if check is not None:
                 checks.append(nodes.expression_statement(check, node.lineno))
     return [*checks, node] if checks else node
+
+
+def _store_into_a_result(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | None:
+    """``c()[i] = v`` -> ``_ag.store_item(v, c(), i, 'c()')``, ``del c()[i]`` -> ``_ag.delete_item(c(), i,
+    'c()')``: a container read off a call (``vars(o)[k] = v``, ``row_of(GRID)[2] = v``), which a check
+    before the statement could not read again, is read once, in Python's order (the value first), and
+    checked by the runtime before the store. ``None`` for any other statement: a container with a
+    root (checked before the statement), several targets, an augmented store (left unchecked)."""
+    if isinstance(node, gast.AugAssign) or len(targets) != 1 or not isinstance(targets[0], gast.Subscript):
+        return None
+    target, line = targets[0], node.lineno
+    if dotted_name(target.value) is not None or _root_of(target.value)[0] is not None:
+        return None
+    container = [target.value, _index_expression(target.slice), nodes.constant(gast.unparse(target.value), line)]
+    if isinstance(node, gast.Delete):
+        return nodes.expression_statement(nodes.runtime_call("delete_item", container, line), line)
+    return nodes.expression_statement(nodes.runtime_call("store_item", [node.value, *container], line), line)
 
 
 def _container_check(container: gast.expr, deletes: bool, line: int, roots: _Roots) -> gast.Call | None:

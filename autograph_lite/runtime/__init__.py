@@ -50,6 +50,8 @@ class Operators:
     private_source = staticmethod(logic.private_source)
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
+    store_item = staticmethod(items.store_item)
+    delete_item = staticmethod(items.delete_item)
     append = staticmethod(appends.append)
     stacked_list_call = staticmethod(stacked_lists.call)
     outer_write = staticmethod(effects.outer_write)

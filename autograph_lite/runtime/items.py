@@ -135,3 +135,16 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
             f"Return the array and assign it at the call site: `return {name}` in {from_caller_of}, and "
             f"`x = {from_caller_of}(x, ...)` where it is called.",
         )
+
+
+def store_item(value: Any, container: Any, index: Any, text: str) -> None:
+    """``container[index] = value`` for a container read off a call (``vars(o)[k] = v``): read once,
+    after the value, as Python reads it, and checked as a name's container is before the store."""
+    effects.check_item_assignment(container, text)
+    container[index] = value
+
+
+def delete_item(container: Any, index: Any, text: str) -> None:
+    """``del container[index]``, as :func:`store_item` stores."""
+    effects.check_item_assignment(container, text, True)
+    del container[index]

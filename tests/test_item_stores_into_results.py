@@ -1,0 +1,111 @@
+"""An item store into what a call returns (``vars(o)[k] = v``, ``row_of(GRID)[2] = v``): the runtime reads
+the container once, in Python's order, and checks it (passes/item_updates.py ``_store_into_a_result``).
+
+Left as written, such a store had no check (a check before the statement could not read the call
+again): in a helper called from a loop that ``static_loops="auto"`` stages as a scan, it changed the
+module-level container once while tracing, silently (found by the generator's ``grid_set()``).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import pytest
+from support import assert_equivalent, assert_same, conversion_error, where
+
+import autograph_lite
+
+GRID = [[0] * 4]
+ORDER = []
+
+
+class Tally:
+    def __init__(self):
+        self.count = 0
+
+
+TALLY = Tally()
+
+
+def grid_row():
+    return GRID[0]
+
+
+def bump_a_returned_row():
+    grid_row()[2] = grid_row()[2] + 1
+    return 1.0
+
+
+def bump_a_namespace():
+    vars(TALLY)["count"] = TALLY.count + 1
+    return 1.0
+
+
+def looped(helper):
+    def run(xs):
+        GRID[0] = [0] * 4
+        TALLY.count = 0
+        t = 0.0
+        for x in xs:
+            t = t + x * helper()
+        return t, GRID[0][2], TALLY.count
+
+    run.__name__ = f"looped_{helper.__name__}"
+    return run
+
+
+@pytest.mark.parametrize("helper", [bump_a_returned_row, bump_a_namespace])
+def test_a_store_into_a_call_result_from_outside_happens_once_per_iteration(helper):
+    """Before: jit left the count at 2 for eager's 3 (the store ran once while tracing the scan)."""
+    run = looped(helper)
+    expected = run(jnp.arange(3.0))
+    assert_same(autograph_lite.jit(run)(jnp.arange(3.0)), expected)
+    assert max(expected[1], expected[2]) == 3
+
+
+def traced_trip(n):
+    GRID[0] = [0] * 4
+    total = 0.0
+    for i in range(n):
+        total = total + bump_a_returned_row()
+    return total
+
+
+def test_in_a_loop_over_a_traced_range_it_is_refused_at_its_line():
+    error = conversion_error(traced_trip, jnp.int32(3))
+    assert error.startswith(f"{where(bump_a_returned_row, 'grid_row()[2] = ')}: ")
+
+
+def noting(tag, value):
+    ORDER.append(tag)
+    return value
+
+
+def test_the_value_is_evaluated_before_the_container_and_the_index():
+    rows = [[0, 0]]
+
+    def stores(x):
+        ORDER.clear()
+        noting("container", rows)[noting("index", 0)] = noting("value", [x])
+        del noting("deleted", rows[0])[noting("at", 0)]
+        return x
+
+    assert_equivalent(stores, 1.0)
+    assert ORDER == ["value", "container", "index", "deleted", "at"]
+
+
+def same(value):
+    return value
+
+
+def made_inside(xs):
+    t = 0.0
+    for x in xs:
+        row = [0.0, 0.0]
+        same(row)[1] = x
+        t = t + row[1]
+    return t
+
+
+def test_a_container_the_staged_code_made_is_stored_into_staged():
+    assert assert_equivalent(made_inside, jnp.arange(3.0)) == 3.0
+    assert "lax.scan" in str(autograph_lite.explain(made_inside, jnp.arange(3.0)))
