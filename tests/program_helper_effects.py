@@ -9,7 +9,7 @@ a module-level list passed to a helper (``grow(BAG)``) and on a module-level Num
 ``tank = TANK; tank += 1``, ``xs = POOL; xs[0] += 1``, ``rows = [GRID[0]]; rows[0][1] += 1``), a library
 function that mutates a module-level container (``heapq.heappush(HEAP, 1)``, ``bisect.insort(BAG, 2)``,
 ``operator.setitem(COUNTER, 0, ...)``, ``list.append(BAG, 0)``, an item store into a call's result
-(``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``), ``np.copyto(TANK, ...)``,
+(``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``, ``grid_row()[3] += 1``), ``np.copyto(TANK, ...)``,
 ``np.add(TANK, 1, out=TANK)``, ``np.multiply(TANK + 1, 2, TANK)``, ``(TANK + 1).clip(0, 100, out=TANK)``),
 a property setter that logs to a module-level
 list (on a new object: ``metered(3)``), ``next``
@@ -53,6 +53,7 @@ MODULE_PARTS = {
     "tally_by_vars": "def tally_by_vars():\n    vars(TALLY)['count'] = TALLY.count + 1\n    return TALLY.count % 5",
     "grid_row": "def grid_row():\n    return GRID[0]",
     "grid_set": "def grid_set():\n    grid_row()[2] = grid_row()[2] + 1\n    return GRID[0][2] % 5",
+    "grid_add": "def grid_add():\n    grid_row()[3] += 1\n    return GRID[0][3] % 5",
     "BAG": "BAG = []",
     "grow": "def grow(xs):\n    xs += [0]\n    return len(xs) % 5",
     "TANK": "TANK = np.zeros(2, np.int64)",
@@ -152,12 +153,14 @@ class HelperEffects:
         return E("tally_up()", COUNTER_BOUND, False)
 
     def call_store_leaf(self) -> E:
-        """An item store into a call's result: ``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``."""
+        """An item store into a call's result: ``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``,
+        ``grid_row()[3] += 1``."""
         if self.draw(st.booleans()):
             self.hidden_state("tally", "Tally", "TALLY", "tally_by_vars")
             return E("tally_by_vars()", COUNTER_BOUND, False)
-        self.hidden_state("grid", "GRID", "grid_row", "grid_set")
-        return E("grid_set()", COUNTER_BOUND, False)
+        helper = self.draw(st.sampled_from(["grid_set", "grid_add"]))
+        self.hidden_state("grid", "GRID", "grid_row", helper)
+        return E(f"{helper}()", COUNTER_BOUND, False)
 
     def grow_leaf(self) -> E:
         self.hidden_state("bag", "BAG", "grow")

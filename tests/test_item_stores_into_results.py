@@ -1,7 +1,7 @@
 """An item store into what a call returns (``vars(o)[k] = v``, ``row_of(GRID)[2] = v``): the runtime reads
 the container once, in Python's order, and checks it (passes/item_updates.py ``_store_into_a_result``).
 
-Left as written, such a store had no check (a check before the statement could not read the call
+Left as written, such a store (``make()[0] += v`` too) had no check (a check before the statement could not read the call
 again): in a helper called from a loop that ``static_loops="auto"`` stages as a scan, it changed the
 module-level container once while tracing, silently (found by the generator's ``grid_set()``).
 """
@@ -35,6 +35,11 @@ def bump_a_returned_row():
     return 1.0
 
 
+def bump_in_place():
+    grid_row()[2] += 1
+    return 1.0
+
+
 def bump_a_namespace():
     vars(TALLY)["count"] = TALLY.count + 1
     return 1.0
@@ -53,7 +58,7 @@ def looped(helper):
     return run
 
 
-@pytest.mark.parametrize("helper", [bump_a_returned_row, bump_a_namespace])
+@pytest.mark.parametrize("helper", [bump_a_returned_row, bump_in_place, bump_a_namespace])
 def test_a_store_into_a_call_result_from_outside_happens_once_per_iteration(helper):
     """Before: jit left the count at 2 for eager's 3 (the store ran once while tracing the scan)."""
     run = looped(helper)
@@ -91,6 +96,25 @@ def test_the_value_is_evaluated_before_the_container_and_the_index():
 
     assert_equivalent(stores, 1.0)
     assert ORDER == ["value", "container", "index", "deleted", "at"]
+
+
+class Logged(list):
+    def __getitem__(self, index):
+        ORDER.append("item")
+        return super().__getitem__(index)
+
+
+def test_an_augmented_store_reads_the_item_before_the_operand():
+    rows = Logged([[0]])
+
+    def adds(x):
+        ORDER.clear()
+        noting("container", rows)[noting("index", 0)] += noting("operand", [1])
+        return x
+
+    assert_equivalent(adds, 1.0)
+    assert ORDER == ["container", "index", "item", "operand"]
+    assert "_ag.augment_item(" in autograph_lite.to_source(adds)
 
 
 def same(value):

@@ -31,8 +31,7 @@ a root that is a closure variable. A container read off anything else (``make()[
 ``vars(o)[k] = v``) is stored into by the runtime, which reads it once, as Python does, and checks it:
 
     make()[0] = v    ->  _ag.store_item(v, make(), 0, 'make()')
-
-An augmented store into such a container (``make()[0] += v``) is left as written, without a check.
+    make()[0] += v   ->  _ag.augment_item(make(), 0, lambda: v, '+=', 'make()')
 
 A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
 seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
@@ -198,19 +197,33 @@ def _checked_in_place(node: gast.stmt, targets: list[gast.expr], roots: _Roots) 
 
 def _store_into_a_result(node: gast.stmt, targets: list[gast.expr]) -> gast.stmt | None:
     """``c()[i] = v`` -> ``_ag.store_item(v, c(), i, 'c()')``, ``del c()[i]`` -> ``_ag.delete_item(c(), i,
-    'c()')``: a container read off a call (``vars(o)[k] = v``, ``row_of(GRID)[2] = v``), which a check
-    before the statement could not read again, is read once, in Python's order (the value first), and
-    checked by the runtime before the store. ``None`` for any other statement: a container with a
-    root (checked before the statement), several targets, an augmented store (left unchecked)."""
-    if isinstance(node, gast.AugAssign) or len(targets) != 1 or not isinstance(targets[0], gast.Subscript):
+    'c()')``, ``c()[i] += v`` -> ``_ag.augment_item(c(), i, lambda: v, '+=', 'c()')``: a container read
+    off a call (``vars(o)[k] = v``, ``row_of(GRID)[2] = v``), which a check before the statement could
+    not read again, is read once, in Python's order (an assignment's value first; an augmented one's
+    operand after the item), and checked by the runtime before the store. ``None`` for any other
+    statement: a container with a root (checked before the statement), several targets, an augmented
+    operand with a walrus, ``yield`` or ``await`` (left unchecked)."""
+    if len(targets) != 1 or not isinstance(targets[0], gast.Subscript):
         return None
     target, line = targets[0], node.lineno
     if dotted_name(target.value) is not None or _root_of(target.value)[0] is not None:
         return None
-    container = [target.value, _index_expression(target.slice), nodes.constant(gast.unparse(target.value), line)]
+    text = nodes.constant(gast.unparse(target.value), line)
     if isinstance(node, gast.Delete):
-        return nodes.expression_statement(nodes.runtime_call("delete_item", container, line), line)
-    return nodes.expression_statement(nodes.runtime_call("store_item", [node.value, *container], line), line)
+        operator, arguments = "delete_item", [target.value, _index_expression(target.slice), text]
+    elif isinstance(node, gast.AugAssign):
+        if any(isinstance(inner, _SCOPED) for inner in walk(node.value)):
+            return None  # the operand becomes a function: a walrus, yield or await in it would change scope
+        symbol = nodes.constant(AUGMENTED[type(node.op)], line)
+        operator = "augment_item"
+        arguments = [target.value, _index_expression(target.slice), nodes.lazy(node.value), symbol, text]
+    else:
+        operator, arguments = "store_item", [node.value, target.value, _index_expression(target.slice), text]
+    return nodes.expression_statement(nodes.runtime_call(operator, arguments, line), line)
+
+
+# What an expression cannot hold once it is the body of a lambda (a walrus binds in the lambda's scope).
+_SCOPED = (gast.NamedExpr, gast.Yield, gast.YieldFrom, gast.Await)
 
 
 def _container_check(container: gast.expr, deletes: bool, line: int, roots: _Roots) -> gast.Call | None:

@@ -51,6 +51,7 @@ class Operators:
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
     store_item = staticmethod(items.store_item)
+    augment_item = staticmethod(items.augment_item)
     delete_item = staticmethod(items.delete_item)
     append = staticmethod(appends.append)
     stacked_list_call = staticmethod(stacked_lists.call)

@@ -19,6 +19,7 @@ import jax
 
 from ..errors import ConversionError
 from . import appends, effects
+from .attribute_stores import augmented
 from .locations import caller_location
 from .session import TraceSession, current
 
@@ -142,6 +143,15 @@ def store_item(value: Any, container: Any, index: Any, text: str) -> None:
     after the value, as Python reads it, and checked as a name's container is before the store."""
     effects.check_item_assignment(container, text)
     container[index] = value
+
+
+def augment_item(container: Any, index: Any, operand_of: Callable[[], Any], symbol: str, text: str) -> None:
+    """``container[index] op= operand`` for a container read off a call (``make()[0] += v``): checked
+    as :func:`store_item` checks, then Python's order: the item, the operand (``operand_of``, the
+    rewrite's ``lambda: v``), the in-place operator, the store."""
+    effects.check_item_assignment(container, text)
+    current = container[index]
+    container[index] = augmented(current, operand_of(), symbol)
 
 
 def delete_item(container: Any, index: Any, text: str) -> None:
