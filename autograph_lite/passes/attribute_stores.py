@@ -64,18 +64,21 @@ _NEW_CONTAINERS = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp,
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     if isinstance(function, gast.FunctionDef):
+        statements = list(statements_within(function.body))
         augments_a_name = any(isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name)
-                              for statement in statements_within(function.body))
+                              for statement in statements)
         numbers = _numbers_only(function) if augments_a_name else frozenset()  # most functions: not walked
-        _check_block(function.body, _InPlace(facts.parameters, numbers, _own_locals(function, facts)))
+        _check_block(function.body, _InPlace(facts.parameters, numbers, _own_locals(statements, facts)))
     return facts
 
 
-def _own_locals(function: gast.FunctionDef, facts: ScopeFacts) -> frozenset[str]:
-    """The names only this function's own code can rebind: its parameters and assignments, less those
-    a nested function shares (its cells) and those a ``global`` / ``nonlocal`` declares (a helper
-    called on the way may rebind them: ``STATS.n += reset()``, where ``reset`` makes a new ``STATS``)."""
-    declared = {name for node in walk(function) if isinstance(node, (gast.Global, gast.Nonlocal)) for name in node.names}
+def _own_locals(statements: list[gast.stmt], facts: ScopeFacts) -> frozenset[str]:
+    """The names only the function's own code (``statements``, its nested functions' cells aside) can
+    rebind: its parameters and assignments, less those a nested function shares (its cells) and those
+    a ``global`` / ``nonlocal`` declares (a helper called on the way may rebind them: ``STATS.n +=
+    reset()``, where ``reset`` makes a new ``STATS``)."""
+    declared = {name for statement in statements if isinstance(statement, (gast.Global, gast.Nonlocal))
+                for name in statement.names}
     return (facts.parameters | facts.assigned) - facts.cells - declared
 
 

@@ -16,7 +16,6 @@ from jax.extend import source_info_util
 
 from . import (
     appends,
-    attribute_stores,
     conditionals,
     effects,
     items,
@@ -61,7 +60,7 @@ class Operators:
     check_in_place_operator = staticmethod(effects.check_in_place_operator)
     check_attribute_assignment = staticmethod(effects.check_attribute_assignment)
     fresh = staticmethod(appends.fresh)
-    augmented = staticmethod(attribute_stores.augmented)
+    augmented = staticmethod(items.augmented)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
     raise_ = staticmethod(raises.raise_)

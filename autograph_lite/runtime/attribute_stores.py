@@ -7,7 +7,7 @@ module-level log) happened once while tracing a staged loop body instead of once
 silently, and a class with such a hook had its ``__init__`` run unconverted too (its stores into
 ``self`` would have run the hook). The rewrite stores through :func:`store` (``_ag.setattr(v, q,
 'w', effect='assigns to q.w')``: the value first, then the owner, as Python evaluates them; ``q.w +=
-v`` reads ``q.w`` through ``_ag.getattr`` and applies :func:`augmented` first) and deletes through
+v`` reads ``q.w`` through ``_ag.getattr`` and applies :func:`.items.augmented` first) and deletes through
 :func:`delete` (``_ag.delattr(q, 'w', 'q.w')``); ``setattr`` / ``delattr`` called by converted code
 come to the same functions (:func:`change_by_builtin`). They follow Python's lookup
 (``object.__setattr__``: the class's ``__setattr__``, else a data descriptor found on the class, else
@@ -22,7 +22,6 @@ Equinox module's ``__setattr__``) and anything else runs as written, after that 
 
 from __future__ import annotations
 
-import operator
 import types
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +29,7 @@ from typing import Any
 from . import appends, effects
 from .attribute_loads import class_attribute, users_function
 from .builtins import TRACED_BUILTINS
-from .ownership import OPERATOR_METHODS, made_by
+from .ownership import made_by
 
 _ASSIGNS = "assigns to "  # as passes.attribute_stores writes it
 # Python's own stores: a data descriptor found on the class (the metaclass, for a class), else the
@@ -45,27 +44,26 @@ def store(value: Any, owner: Any, name: str, effect: str, call: Callable[..., An
     """``owner.name = value``, a hook of the user's called through ``call`` (the runtime's, which
     converts it). ``effect`` is the rewrite's description, ``"assigns to q.w"``, which the statement
     passes read as the store's effect; the target's text after it names it in messages."""
-    target = effect.removeprefix(_ASSIGNS)
-    hook = _users_hook(owner, name, _STORE)
-    if hook is None:
-        effects.check_attribute_assignment(lambda: owner, target, name)
-        setattr(owner, name, value)
-        return
-    _check_owner(owner, target, name)
-    function, leading = hook
-    call(function, *leading, value)
+    _change(owner, name, effect.removeprefix(_ASSIGNS), _STORE, call, value)
 
 
 def delete(owner: Any, name: str, target: str, call: Callable[..., Any]) -> None:
     """``del owner.name``, as :func:`store` stores."""
-    hook = _users_hook(owner, name, _DELETE)
+    _change(owner, name, target, _DELETE, call)
+
+
+def _change(owner: Any, name: str, target: str, way: tuple[str, str, str], call: Callable[..., Any],
+            *value: Any) -> None:
+    """The store (``value`` given) or the deletion of ``owner.name``: the user's hook called converted
+    after the owner's check, else Python's own change after an attribute store's check."""
+    hook = _users_hook(owner, name, way)
     if hook is None:
         effects.check_attribute_assignment(lambda: owner, target, name)
-        delattr(owner, name)
+        (setattr if way is _STORE else delattr)(owner, name, *value)
         return
     _check_owner(owner, target, name)
     function, leading = hook
-    call(function, *leading)
+    call(function, *leading, *value)
 
 
 def change_by_builtin(builtin: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
@@ -83,12 +81,6 @@ def change_by_builtin(builtin: Callable[..., Any], args: tuple[Any, ...], kwargs
         store(args[2], owner, name, _ASSIGNS + target, call)
     else:
         delete(owner, name, target, call)
-
-
-def augmented(current: Any, operand: Any, symbol: str) -> Any:
-    """``current op= operand`` as Python computes it for an attribute (``q.w += v``): the in-place
-    method where the value has one (a list's ``+=`` extends it where it is), else the operator."""
-    return _IN_PLACE[symbol](current, operand)
 
 
 def is_objects_own_change(function: Any) -> bool:
@@ -144,8 +136,3 @@ def _check_owner(owner: Any, target: str, name: str) -> None:
     context = appends.innermost()
     if context is not None and not made_by(context, owner):
         effects.check_attribute_assignment(lambda: owner, target, name)
-
-
-# '+=' -> operator.iadd, ...: what Python calls for an augmented assignment.
-_IN_PLACE: dict[str, Callable[[Any, Any], Any]] = {
-    symbol: getattr(operator, f"i{method}") for symbol, method in OPERATOR_METHODS.items()}

@@ -19,7 +19,6 @@ import jax
 
 from ..errors import ConversionError
 from . import appends, effects
-from .attribute_stores import augmented
 from .locations import caller_location
 from .session import TraceSession, current
 
@@ -143,6 +142,13 @@ def store_item(value: Any, container: Any, index: Any, text: str) -> None:
     after the value, as Python reads it, and checked as a name's container is before the store."""
     effects.check_item_assignment(container, text)
     container[index] = value
+
+
+def augmented(current: Any, operand: Any, symbol: str) -> Any:
+    """``current op= operand`` as Python computes it for an attribute or an item read once (``q.w +=
+    v``): the in-place method where the value has one (a list's ``+=`` extends it where it is), else
+    the operator."""
+    return _IN_PLACE[symbol](current, operand)
 
 
 def augment_item(container: Any, index: Any, operand_of: Callable[[], Any], symbol: str, text: str) -> None:
