@@ -212,6 +212,7 @@ class _Builder(AnyAll, LoopCarries, NarrowDtypes, InitEffects, HelperEffects, Ex
         self.used: set[str] = set()  # the optional features the program uses
         self.deletions: list[Var] = []  # what `del` statements unbound, in order (program_deletes.py)
         self.module_parts: dict[str, str] = {}  # module-level definitions it needs, by name
+        self.leaf_kinds: dict[str, list[int]] = {}  # the kinds of leaf a feature offers it (program_model.few_kinds)
 
     def prelude(self, scope: Scope) -> Block:
         """Definitions before the control flow (a closure, a container, ...) that later statements use."""

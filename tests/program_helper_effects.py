@@ -28,7 +28,7 @@ state. ``next`` takes a default (``next(steps, 0)``), so an exhausted iterator n
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from program_model import E, Scope
+from program_model import E, Scope, few_kinds
 
 COUNTER_BOUND = 4  # tick() is COUNTER[0] % 5
 STEPS = (3, -1, 4, 1, -5, 2, -6, 5)
@@ -55,6 +55,9 @@ MODULE_PARTS = {
     "grid_set": "def grid_set():\n    grid_row()[2] = grid_row()[2] + 1\n    return GRID[0][2] % 5",
     "grid_add": "def grid_add():\n    grid_row()[3] += 1\n    return GRID[0][3] % 5",
     "BAG": "BAG = []",
+    # A dict the helper makes (the trace's own) holding a module-level list, extended in place.
+    "Pools": "class Pools(dict):\n    pass",
+    "bag_add": "def bag_add():\n    Pools(r=BAG)['r'] += [0]\n    return len(BAG) % 5",
     "grow": "def grow(xs):\n    xs += [0]\n    return len(xs) % 5",
     "TANK": "TANK = np.zeros(2, np.int64)",
     "fill_up": "def fill_up(tank):\n    tank += 1\n    return int(tank[0]) % 5",
@@ -111,10 +114,12 @@ class HelperEffects:
     def extra_leaves(self, t: str, scope: Scope) -> list:
         options = super().extra_leaves(t, scope)
         if self.has("helper_effects") and t == "i":
-            options += [self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf]
-            options += [self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf,
-                        self.fill_up_leaf, self.item_tick_leaf, self.call_store_leaf]
-            options += [self.alias_leaf, self.library_mutator_leaf]
+            options += few_kinds(self, "helper_effects", [
+                self.tick_leaf, self.next_leaf, self.draw_leaf, self.bump_leaf, self.tock_leaf, self.shrink_leaf,
+                self.grid_tick_leaf, self.grid_shrink_leaf, self.tally_up_leaf, self.grow_leaf, self.metered_leaf,
+                self.fill_up_leaf, self.item_tick_leaf, self.call_store_leaf, self.alias_leaf,
+                self.library_mutator_leaf,
+            ])
         return options
 
     def hidden_state(self, kind: str, *parts: str) -> None:
@@ -154,11 +159,15 @@ class HelperEffects:
 
     def call_store_leaf(self) -> E:
         """An item store into a call's result: ``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``,
-        ``grid_row()[3] += 1``."""
+        ``grid_row()[3] += 1``, and an in-place ``+=`` on such an item that is a module-level list
+        (``Pools(r=BAG)['r'] += [0]``)."""
         if self.draw(st.booleans()):
             self.hidden_state("tally", "Tally", "TALLY", "tally_by_vars")
             return E("tally_by_vars()", COUNTER_BOUND, False)
-        helper = self.draw(st.sampled_from(["grid_set", "grid_add"]))
+        helper = self.draw(st.sampled_from(["grid_set", "grid_add", "bag_add"]))
+        if helper == "bag_add":
+            self.hidden_state("bag", "BAG", "Pools", helper)
+            return E(f"{helper}()", COUNTER_BOUND, False)
         self.hidden_state("grid", "GRID", "grid_row", helper)
         return E(f"{helper}()", COUNTER_BOUND, False)
 

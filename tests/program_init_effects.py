@@ -21,7 +21,9 @@ a property's getter (read as written, by ``getattr`` / ``hasattr``, through ``su
 ``named()``, ``plussed()``; a subclass of ``property`` with a ``__get__`` of its own, ``Kinded().kind``),
 a ``cached_property``, a ``__getattr__`` (``lazied()``, ``looked()``), a property's setter and a
 ``__setattr__`` (run by ``__init__``'s ``self.k = k`` and by a later store: ``set_in_init()``,
-``set_again()``, ``watched()``),
+``set_again()``, ``watched()``; a store into a loop's, a ``with`` item's, an unpacking's, a chained or an
+annotated target: ``set_by_loop()``, ``set_by_with()``, ``set_by_unpacking()``, ``set_by_chain()``,
+``set_annotated()``),
 an ``if`` on a maybe traced value in ``__post_init__`` or a getter (``Signed(v).k``, ``Magnitude(v).size``),
 and an array method writing into an output passed by position (``clip_into()``).
 
@@ -31,7 +33,7 @@ and an array method writing into an output passed by position (``clip_into()``).
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from program_model import E
+from program_model import E, few_kinds
 
 LOG_BOUND = 4  # every leaf is its count % 5
 MODULE_PARTS = {
@@ -108,6 +110,19 @@ MODULE_PARTS = {
                "        self._k = v",
     "set_in_init": "def set_in_init():\n    return (Setting(1).k + MADE_LOG[0]) % 5",
     "set_again": "def set_again():\n    s = Setting(1)\n    s.k += 1\n    return (s.k + MADE_LOG[0]) % 5",
+    # The setter run by a store Python makes outside an assignment of one target: a loop's target, a
+    # with item's, an unpacking's, a chained or an annotated assignment's; on an object whose __init__
+    # runs no setter (Quiet), made by the helper: nothing else in the helper is an effect.
+    "contextlib": "import contextlib",
+    "Quiet": "class Quiet(Setting):\n    def __init__(self, k):\n        self._k = k",
+    "set_by_loop": "def set_by_loop():\n    s = Quiet(1)\n    for s.k in range(2):\n        pass\n"
+                   "    return (s.k + MADE_LOG[0]) % 5",
+    "set_by_with": "def set_by_with():\n    s = Quiet(1)\n    with contextlib.nullcontext(2) as s.k:\n        pass\n"
+                   "    return (s.k + MADE_LOG[0]) % 5",
+    "set_by_unpacking": "def set_by_unpacking():\n    s = Quiet(1)\n    s.k, j = 2, 1\n"
+                        "    return (s.k + j + MADE_LOG[0]) % 5",
+    "set_by_chain": "def set_by_chain():\n    s = Quiet(1)\n    s.k = j = 2\n    return (s.k + j + MADE_LOG[0]) % 5",
+    "set_annotated": "def set_annotated():\n    s = Quiet(1)\n    s.k: int = 2\n    return (s.k + MADE_LOG[0]) % 5",
     "Watched": "class Watched:\n    def __init__(self, k):\n        self.k = k\n\n    def __setattr__(self, name, v):\n"
                "        MADE_LOG[0] += 1\n        super().__setattr__(name, v)",
     "watched": "def watched():\n    w = Watched(1)\n    w.j = 2\n    return (w.k + w.j + MADE_LOG[0]) % 5",
@@ -142,10 +157,12 @@ class InitEffects:
     def extra_leaves(self, t: str, scope) -> list:
         options = super().extra_leaves(t, scope)
         if self.has("init_effects") and t == "i":
-            options += [self.made_leaf, self.counted_leaf, self.typed_leaf, self.loud_leaf, self.tracked_leaf,
-                        self.local_made_leaf, self.held_leaf, self.kw_grow_leaf, self.acc_grow_leaf,
-                        self.bagged_leaf, self.opts_leaf, self.temp_leaf, self.dataclass_leaf, self.loud_post_leaf,
-                        self.getter_leaf, self.setter_leaf, self.class_property_leaf, self.clip_into_leaf]
+            options += few_kinds(self, "init_effects", [
+                self.made_leaf, self.counted_leaf, self.typed_leaf, self.loud_leaf, self.tracked_leaf,
+                self.local_made_leaf, self.held_leaf, self.kw_grow_leaf, self.acc_grow_leaf, self.bagged_leaf,
+                self.opts_leaf, self.temp_leaf, self.dataclass_leaf, self.loud_post_leaf, self.getter_leaf,
+                self.setter_leaf, self.class_property_leaf, self.clip_into_leaf,
+            ])
             if self.defined_of(scope, "i"):
                 options.append(lambda: self.traced_field_leaf(scope))
         return options
@@ -237,11 +254,14 @@ class InitEffects:
 
     def setter_leaf(self) -> E:
         """A property's setter (run by ``__init__``'s store, then by an augmented store) or a
-        ``__setattr__`` that logs, or a setter that ``super().__setattr__`` runs; an augmented store whose
-        value rebinds its owner's global name."""
+        ``__setattr__`` that logs, or a setter that ``super().__setattr__`` runs, or one run by a loop's,
+        a ``with`` item's, an unpacking's, a chained or an annotated assignment's target; an augmented
+        store whose value rebinds its owner's global name."""
         helper, parts = self.draw(st.sampled_from([
             ("set_in_init", ("Setting",)), ("set_again", ("Setting",)), ("watched", ("Watched",)),
-            ("guarded", ("Guarded",)), ("swapped", ("Counter", "swap")),
+            ("guarded", ("Guarded",)), ("swapped", ("Counter", "swap")), ("set_by_loop", ("Setting", "Quiet")),
+            ("set_by_with", ("contextlib", "Setting", "Quiet")), ("set_by_unpacking", ("Setting", "Quiet")),
+            ("set_by_chain", ("Setting", "Quiet")), ("set_annotated", ("Setting", "Quiet")),
         ]))
         self._made_with("MADE_LOG", *parts, helper, entry="made")
         return E(f"{helper}()", LOG_BOUND, False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import jax
 import numpy as np
+from hypothesis import strategies as st
 
 if TYPE_CHECKING:
     from program_check import Outcome
@@ -35,6 +36,20 @@ SCALARS = ("i", "f")
 VECTORS = ("vi", "vf")
 NUMERIC = SCALARS + VECTORS
 FLOAT_CONSTANTS = ("1.0", "0.5", "2.0", "-1.5", "0.25", "3.0", "-0.5", "1.5")
+
+
+def few_kinds(builder: Any, feature: str, leaves: Sequence[Any]) -> list[Any]:
+    """The one or two of a feature's ``leaves`` that one program uses, drawn at its first leaf.
+
+    Offered every kind of effect everywhere, a program met the refusal of one kind before the silent
+    mismatch of another could show (``Pools(r=BAG)['r'] += [0]`` in a staged loop: 6,000 programs with
+    no mismatch, every one with it held another refused effect); with few kinds each shows alone.
+    """
+    chosen = builder.leaf_kinds.get(feature)
+    if chosen is None:
+        chosen = builder.leaf_kinds[feature] = sorted(builder.draw(
+            st.sets(st.integers(0, len(leaves) - 1), min_size=1, max_size=2)))
+    return [leaves[index] for index in chosen]
 
 
 @dataclasses.dataclass(frozen=True)
