@@ -228,7 +228,8 @@ HELPERS = [
     (unbound_update, "dict.update(TABLE", "this call of dict.update(), which mutates a dict from outside the staged code"),
     (np_out, "np.add(BUF", "this call of np.add(out=...), " + ARRAY),
     (np_copyto, "np.copyto(BUF", "this call of np.copyto(), " + ARRAY),
-    (item_of_a_local_display, 'rows["r"] += [1.0]', "this += on a list that may come from outside the function"),
+    (item_of_a_local_display, 'rows["r"] += [1.0]', "this += on a list held as an item of rows, which may hold a list "
+                                                    "from outside"),
     (np_positional_out, "np.multiply(BUF", "this call of np.multiply(out=...), " + ARRAY),
     (array_method_out, "(BUF + 1.0).clip(", "this call of ndarray.clip(out=...), " + ARRAY),
     (ufunc_method_out, "np.add.accumulate(", "this call of np.add.accumulate(out=...), " + ARRAY),

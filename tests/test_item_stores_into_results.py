@@ -133,3 +133,46 @@ def made_inside(xs):
 def test_a_container_the_staged_code_made_is_stored_into_staged():
     assert assert_equivalent(made_inside, jnp.arange(3.0)) == 3.0
     assert "lax.scan" in str(autograph_lite.explain(made_inside, jnp.arange(3.0)))
+
+
+class Pools(dict):
+    """A dict the staged code makes (its own), which may hold lists from outside."""
+
+
+BAG: list = []
+
+
+def extend_a_held_list():
+    Pools(r=BAG)["r"] += [0]
+    return 1.0
+
+
+def extend_a_list_made_here():
+    held = [0]
+    Pools(r=held)["r"] += [1]
+    return float(len(held))
+
+
+def counted_while(helper):
+    def run(x, n):
+        BAG.clear()
+        i = 0
+        while i < n:
+            x = x + helper()
+            i += 1
+        return x
+
+    run.__name__ = f"counted_while_{helper.__name__}"
+    return run
+
+
+def test_an_in_place_operator_on_an_item_from_outside_is_refused_at_its_line():
+    """Before: the container (made by the staged code) was checked, the item was not: ``BAG`` was extended once while
+    tracing the while loop, silently (jit 5.0 and one item for eager's 11.0 and four)."""
+    error = conversion_error(counted_while(extend_a_held_list), 1.0, jnp.int32(4))
+    assert error.startswith(f"{where(extend_a_held_list, 'Pools(r=BAG)')}: this += on a list held as an item of ")
+    assert BAG == []
+
+
+def test_an_in_place_operator_on_an_item_the_staged_code_made_is_staged():
+    assert assert_equivalent(counted_while(extend_a_list_made_here), 1.0, jnp.int32(4)) == 9.0

@@ -158,7 +158,7 @@ class _ItemUpdates(BlockTransformer):
             arguments.append(nodes.constant(operator, line))
         keywords = self._checks(self.checks.get(node), name, line)
         if operator and not self.roots.reach((name,), 1):  # xs[0] += [v]: xs[0] may be from outside
-            keywords.append(nodes.keyword("item_from_outside", nodes.constant(True, line)))
+            keywords.append(nodes.keyword("item_from_outside", nodes.constant(name, line)))
         call = nodes.runtime_call("setitem", arguments, line, keywords)
         return nodes.assign(name, call, line)
 

@@ -113,6 +113,7 @@ def check_nested_item_assignment(
 
 def check_in_place_operator(
     value: Any, operator: str, from_caller: bool = False, deferred: bool = False, from_outside: bool = False,
+    item_of: str | None = None,
 ) -> None:
     """Before ``a += v`` (any augmented ``operator``) on a name, given its ``value`` (read where the
     statement reads it first: an unbound name raises Python's own error), or on an attribute chain,
@@ -125,7 +126,8 @@ def check_in_place_operator(
     bytearray or NumPy array, ``+=`` / ``|=`` / ... mutates the caller's container: refused unless it is the
     trace's own; so it is where a local name may hold a container from outside the function
     (``from_outside``: ``xs = POOL; xs += [v]``, which the rewrite tells from ``parts = [x]; parts += [y]``,
-    a list built in the function, by :mod:`..passes.fresh_values`), and where an attribute holds it
+    a list built in the function, by :mod:`..passes.fresh_values`), where an item of the container
+    ``item_of`` holds it (``rows["r"] += [v]``, ``Pools(r=POOL)["r"] += [v]``), and where an attribute holds it
     (``a.xs += [v]``: an object the trace made may hold a list from outside; its own new containers
     are noted made by ``_ag.fresh`` when stored). A list built and extended inside the trace carries
     no proof of where it was built once rebound, so the rewrite's proof is the one used.
@@ -139,17 +141,26 @@ def check_in_place_operator(
         except Exception:  # a missing attribute: the statement raises Python's error itself
             return
     method = f"__i{OPERATOR_METHODS[operator]}__"
-    kind = mutated_kind(value, method) if from_caller or from_outside else None
+    kind = mutated_kind(value, method) if from_caller or from_outside or item_of else None
     if kind is not None and not private(context, value):
-        source = ("from the caller" if from_caller else f"held by an attribute, which may hold a {kind} from outside"
-                  if deferred else f"that may come from outside the function (the name is not bound to a new {kind} "
-                  "on every path)")
+        source = _outside_source(kind, from_caller, deferred, item_of)
         refuse(
             f"applies {operator} to a {kind} from outside it, which mutates a {kind}",
             f"this {operator} on a {kind} {source}, which mutates a {kind} from outside the staged code,",
             context, "build a new value instead (xs = xs + [v]) and return it, or carry the values in a JAX array",
         )
     refuse_hook(user_hook(type(value), method), context)
+
+
+def _outside_source(kind: str, from_caller: bool, deferred: bool, item_of: str | None) -> str:
+    """Where the value an in-place operator would change may come from, for the refusal's message."""
+    if from_caller:
+        return "from the caller"
+    if deferred:
+        return f"held by an attribute, which may hold a {kind} from outside"
+    if item_of is not None:
+        return f"held as an item of {item_of}, which may hold a {kind} from outside"
+    return f"that may come from outside the function (the name is not bound to a new {kind} on every path)"
 
 
 def _refuse_item_store(container_type: type | None, outer_name: str | None, deletes: bool,

@@ -49,15 +49,16 @@ def iterating(arrays: list[Any]) -> Iterator[None]:
 def setitem(
     container: Any, index: Any, value: Any, augmented: str | None = None, *,
     name: str | None = None, from_caller_of: str | None = None, aliases: dict[str, Callable[[], Any]] | None = None,
-    item_from_outside: bool = False,
+    item_from_outside: str | None = None,
 ) -> Any:
     """The container after ``container[index] = value`` (or ``container[index] augmented value``).
 
     ``name`` is the container's variable; ``from_caller_of`` names the function when the variable may
     hold its caller's value and the function never hands it back (returns it or stores it into an
     object); ``aliases`` gives, lazily, the other variables that may refer to the same value and are
-    read after it. ``item_from_outside``: the rewrite could not prove the item built by the function
-    (``rows = {"r": POOL}; rows["r"] += [v]``), whose in-place operator would change it where it is.
+    read after it. ``item_from_outside`` names the container where the rewrite could not prove the item
+    built by the function (``rows = {"r": POOL}; rows["r"] += [v]``), whose in-place operator would
+    change it where it is.
     """
     if name is not None:
         _check_seen(container, name, from_caller_of, aliases or {})
@@ -76,8 +77,8 @@ def setitem(
         container[index] = value
     else:
         item = container[index]
-        if item_from_outside:
-            effects.check_in_place_operator(item, augmented, from_outside=True)
+        if item_from_outside is not None:
+            effects.check_in_place_operator(item, augmented, item_of=item_from_outside)
         container[index] = _IN_PLACE[augmented](item, value)
     return container
 
@@ -154,9 +155,11 @@ def augmented(current: Any, operand: Any, symbol: str) -> Any:
 def augment_item(container: Any, index: Any, operand_of: Callable[[], Any], symbol: str, text: str) -> None:
     """``container[index] op= operand`` for a container read off a call (``make()[0] += v``): checked
     as :func:`store_item` checks, then Python's order: the item, the operand (``operand_of``, the
-    rewrite's ``lambda: v``), the in-place operator, the store."""
+    rewrite's ``lambda: v``), the in-place operator, the store. The item is checked too: the container
+    may be the trace's own while the item is not (``Pools(r=POOL)['r'] += [v]`` extends ``POOL``)."""
     effects.check_item_assignment(container, text)
     current = container[index]
+    effects.check_in_place_operator(current, symbol, item_of=text)
     container[index] = augmented(current, operand_of(), symbol)
 
 
