@@ -29,6 +29,7 @@ from . import (
     loops,
     match_statements,
     outer_writes,
+    plain_targets,
     raises,
     subscripts,
     unbound_reads,
@@ -76,6 +77,9 @@ PASS_ORDER: tuple[tuple[Pass, str], ...] = (
                                  "later pass already handles"),
     (validate.transform, "what cannot be converted is rejected, at the user's line, before anything else is "
                          "rewritten"),
+    (plain_targets.transform, "right after the validation, which reports the user's statements as written: "
+                              "before every pass that reads stores (the assignments it makes are the ones the "
+                              "item updates and attribute stores rewrite)"),
     (find_placeholders, "on the program as written, with Python's own meaning of return, break, continue and "
                         "loop else, which the early-exit pass replaces with flags"),
     (outer_writes.transform, "before any pass generates helpers with `nonlocal` of their own"),

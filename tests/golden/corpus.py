@@ -311,3 +311,15 @@ def any_of_a_generator(xs, t, it):
 
 
 EXAMPLES["any_of_a_generator"] = [(F32([1.0, 4.0]), F32(t), ()) for t in (0.0, 2.0, 5.0)]
+
+
+def plain_targets(state, xs, pairs):
+    for state.last in xs:  # every store Python makes becomes an assignment of its own, in Python's order
+        state.total = state.count = state.total + state.last
+    rows, i = [0.0, 0.0], 0
+    rows[i], i = state.last, 1
+    for (state.first, *rest), k in pairs:
+        rows[k] = rest[0]
+    with state.opened() as state.handle, state.opened() as other:
+        state.after = other
+    return rows, i
