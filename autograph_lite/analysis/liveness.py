@@ -33,7 +33,8 @@ class Liveness:
         # What each simple statement writes and reads: a loop body is analysed again at every step of
         # its fixpoint, and a nested loop's at every step of each enclosing loop's.
         self._transfers: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
-        # The `for` loops that surely run once: what their target held before is never read.
+        # The `for` loops that surely run once: what their target, or a name their body surely assigns
+        # before reading it, held before is never read.
         self.nonempty: frozenset[gast.AST] = frozenset()
 
     def analyze_function(self, node: gast.FunctionDef, nonempty: frozenset[gast.AST] | None = None) -> None:
@@ -116,6 +117,6 @@ class Liveness:
                 break
             head = new_head
         self.live_into_body[node] = into_body - bound
-        if node in self.nonempty:
-            head = head - bound
+        if node in self.nonempty:  # never skipped: what is live before it is what its first iteration reads
+            head = test_reads | (into_body - bound)
         return head | self.names.reads(node.iter)

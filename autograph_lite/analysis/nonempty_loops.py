@@ -6,7 +6,10 @@ on every path: the ``break`` of the first iteration comes after it too. The anal
 treat every loop as one that may run zero times, which left ``i`` maybe unbound after ``for i in
 range(3): ...``: a later read of it made every enclosing loop carry it from one iteration to the
 next, and a traced ``if`` around the inner loop (``if a > 0: for i in range(3): ...; s = s + i``)
-then had to return ``i`` from both branches, a false ``StagingTypeError``.
+then had to return ``i`` from both branches, a false ``StagingTypeError``. The liveness analysis
+takes one step more: such a loop is never skipped, so what is live before it is what its first
+iteration reads; a name its body surely binds first (the target ``j`` of ``for j in range(2)``
+nested in it) is not, where the first version still carried it through an enclosing loop.
 
 ``range`` counts as the builtin unless the function binds that name itself; a module that rebinds
 the builtin ``range`` to something else is not seen (as nowhere else in the rewrite).
