@@ -183,3 +183,23 @@ def test_a_name_assigned_after_a_possible_break_is_still_carried() -> None:
         guarded_by_a_break(np.int32(2), C)
     with pytest.raises(autograph_lite.ConversionError, match="'t' is assigned only in the (true|false) branch"):
         autograph_lite.jit(guarded_by_a_break)(np.int32(2), C)
+
+
+def carried_from_before_a_never_skipped_loop(b, c):
+    s = 0.25
+    w = 0
+    while w < b:
+        w = w + 1
+        for i in range(2):
+            s = c[i]
+        s = s * 0.5 + b
+    s = w + 1.0  # what the while leaves in s is never read
+    return s
+
+
+def test_a_carried_name_bound_before_a_never_skipped_loop_stays_live() -> None:
+    """The loop carries ``s``, which its body writes before reading, and the rewrite reads the carry's
+    start before the loop: the first version of the liveness rule above took ``s`` for dead there, and
+    the staged ``while`` body never received it (UnboundLocalError; generator init_effects seed 3)."""
+    for b in (-3, 0, 2):
+        assert_equivalent(carried_from_before_a_never_skipped_loop, np.int32(b), C)

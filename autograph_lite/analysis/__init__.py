@@ -57,10 +57,11 @@ def analyze(
     names = names.remembering()
     loop_test_reads = loop_test_reads or {}
     nonempty = nonempty_loops(function, names)
-    liveness = Liveness(names, loop_test_reads)
-    liveness.analyze_function(function, nonempty)
     definitions = Definitions(names)
     definitions.analyze_function(function, parameter_names(function.args), nonempty)
+    surely_bound = {loop: definitions.before[loop].surely for loop in nonempty if loop in definitions.before}
+    liveness = Liveness(names, loop_test_reads, surely_bound)
+    liveness.analyze_function(function, nonempty)
     outer_scope = declared_outer(function.body)
 
     table: dict[gast.AST, StatementInfo] = {}

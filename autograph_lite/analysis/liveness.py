@@ -21,8 +21,12 @@ from .nonempty_loops import nonempty_loops
 class Liveness:
     """Live-variable sets keyed by the original statement nodes."""
 
-    def __init__(self, names: NameScanner, loop_test_reads: Mapping[gast.AST, set[str]] | None = None) -> None:
+    def __init__(self, names: NameScanner, loop_test_reads: Mapping[gast.AST, set[str]] | None = None,
+                 surely_bound_before: Mapping[gast.AST, frozenset[str]] | None = None) -> None:
         self.names = names
+        # For the rewrite's own reads (see ``_never_skipped``): the names bound on every path before each
+        # `for` loop; None for Python's liveness alone.
+        self.surely_bound_before = surely_bound_before
         # What a `for` loop's stop test reads: it runs at the loop head, like a `while` test.
         self.loop_test_reads = loop_test_reads or {}
         self.live_after: dict[gast.AST, frozenset[str]] = {}
@@ -117,6 +121,15 @@ class Liveness:
                 break
             head = new_head
         self.live_into_body[node] = into_body - bound
-        if node in self.nonempty:  # never skipped: what is live before it is what its first iteration reads
-            head = test_reads | (into_body - bound)
+        if node in self.nonempty:
+            head = self._never_skipped(node, head, test_reads | (into_body - bound))
         return head | self.names.reads(node.iter)
+
+    def _never_skipped(self, node: gast.For, head: frozenset[str], first_iteration: frozenset[str]) -> frozenset[str]:
+        """What is live before a loop that surely runs once: what its first iteration reads. A name live
+        only on the path that skips it is written by its body before any read, so the loop carries it;
+        where it is surely bound before the loop, the rewrite reads it there as the carry's start, and
+        it stays live (a name maybe unbound there starts as a placeholder, which reads nothing)."""
+        if self.surely_bound_before is None:
+            return first_iteration
+        return first_iteration | (head & self.surely_bound_before.get(node, frozenset()))

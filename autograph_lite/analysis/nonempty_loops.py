@@ -9,7 +9,8 @@ next, and a traced ``if`` around the inner loop (``if a > 0: for i in range(3): 
 then had to return ``i`` from both branches, a false ``StagingTypeError``. The liveness analysis
 takes one step more: such a loop is never skipped, so what is live before it is what its first
 iteration reads; a name its body surely binds first (the target ``j`` of ``for j in range(2)``
-nested in it) is not, where the first version still carried it through an enclosing loop.
+nested in it) is not, where the first version still carried it through an enclosing loop. Except a
+name surely bound before the loop: the loop carries it, and the rewrite reads the carry's start there.
 
 ``range`` counts as the builtin unless the function binds that name itself; a module that rebinds
 the builtin ``range`` to something else is not seen (as nowhere else in the rewrite).
