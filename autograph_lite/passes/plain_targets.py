@@ -99,7 +99,7 @@ def _plain_assignment(statement: gast.Assign, temporaries: _Temporaries) -> list
     """A chained assignment with a target other than a name stores its value once into a temporary,
     then into each target in turn; an unpacking into anything but names unpacks into temporaries."""
     targets, line = statement.targets, statement.lineno
-    if len(targets) > 1 and not all(isinstance(target, gast.Name) for target in targets):
+    if len(targets) > 1 and not all(_plain_target(target) for target in targets):
         value = temporaries.new(line)
         stores = [nodes.assign(target, nodes.name(value, line), line) for target in targets]
         return [nodes.assign(value, statement.value, line), *itertools.chain.from_iterable(
