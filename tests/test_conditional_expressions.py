@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from support import STAGED_CHOICE, assert_equivalent, assert_same, primitives
 from test_conditionals import F32, _never_traced, _staged, if_elif_else, if_else
-from test_conditionals_carry import early_return_then_code
+from test_conditionals_returns import early_return_then_code
 
 import autograph_lite
 

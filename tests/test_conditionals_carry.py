@@ -1,7 +1,12 @@
-"""What a staged ``if`` carries, ``return`` inside branches, and nested ``if`` statements.
+"""What a staged ``if`` carries out of its branches, and what those values become.
 
 Checked against eager Python with ``support.assert_equivalent`` like tests/test_conditionals.py; the
-values a traced ``if`` carries (arrays, Python leaves, pytrees) must come out as eager's.
+values a traced ``if`` carries (arrays, weakly typed Python scalars, Python leaves, pytrees) must come
+out as eager's, and only the names read after the ``if`` are carried: a branch's temporaries, a name
+set in one branch and dead after, and a name a branch rewrites that nobody reads after are not, and a
+name left unbound (or a function set in one branch only, read after) fails where eager Python fails,
+or as a located error. ``return`` inside branches and nested ``if`` statements:
+tests/test_conditionals_returns.py.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import pytest
 from support import STAGED_CHOICE, assert_equivalent, assert_same
-from test_conditionals import F32, _jit_with_python_leaves, _never_traced, _staged
+from test_conditionals import F32, _jit_with_python_leaves, _staged
 
 import autograph_lite
 
@@ -191,141 +196,6 @@ def array_shapes_in_branches(x):
 @pytest.mark.parametrize("x", [[1.0, 2.0, 3.0], [-1.0, -2.0, 0.5]])
 def test_vector_values_with_a_reduced_predicate(x):
     assert_equivalent(array_shapes_in_branches, jnp.asarray(x, F32))
-
-
-# --- return inside branches -------------------------------------------------------------------------
-
-
-def return_in_both_branches(x):
-    if x > 0:
-        return x * 2
-    else:
-        return x - 1
-
-
-def early_return_then_code(x):
-    if x > 0:
-        return x * 2
-    y = x - 1
-    y = y * 3
-    return y
-
-
-def return_in_else_only(x):
-    y = x + 1
-    if x > 0:
-        y = y * 4
-    else:
-        return -y
-    return y + 10
-
-
-def nested_returns(x, y):
-    if x > 0:
-        if y > 0:
-            return x + y
-        z = x - y
-        return z * 2
-    elif y > 0:
-        return y
-    return x * y
-
-
-def return_in_elif(x):
-    if x > 2:
-        return x
-    elif x > 0:
-        x = x * 10
-    else:
-        return -x
-    return x + 1
-
-
-def return_after_nested_if_without_return(x, y):
-    if x > 0:
-        if y > 0:
-            x = x + y
-        else:
-            x = x - y
-        return x
-    return -x
-
-
-@pytest.mark.parametrize("fn", [return_in_both_branches, early_return_then_code, return_in_else_only, return_in_elif])
-@pytest.mark.parametrize("x", [3.0, 1.0, 0.0, -2.0])
-def test_returns_in_branches(fn, x):
-    assert_equivalent(fn, F32(x))
-    assert _staged(fn, F32(x)) & STAGED_CHOICE
-
-
-@pytest.mark.parametrize("fn", [nested_returns, return_after_nested_if_without_return])
-@pytest.mark.parametrize("x, y", [(1.0, 2.0), (1.0, -2.0), (-1.0, 2.0), (-1.0, -2.0)])
-def test_returns_in_nested_ifs(fn, x, y):
-    assert_equivalent(fn, F32(x), F32(y))
-
-
-def return_pytree_in_branches(x):
-    if x > 0:
-        return {"v": x, "w": (x, x)}
-    return {"v": -x, "w": (x, -x)}
-
-
-@pytest.mark.parametrize("x", [1.0, -1.0])
-def test_returning_pytrees_from_branches(x):
-    assert_equivalent(return_pytree_in_branches, F32(x))
-
-
-def return_mixes_concrete_and_traced(x, flag):
-    if flag:
-        return x
-    if x > 0:
-        return x * 2
-    return x * 3
-
-
-@pytest.mark.parametrize("flag", [True, False])
-@pytest.mark.parametrize("x", [1.0, -1.0])
-def test_concrete_then_traced_return(flag, x):
-    assert_equivalent(return_mixes_concrete_and_traced, F32(x), flag, static_argnums=1)
-
-
-# --- nested ifs, ifs on several variables -----------------------------------------------------------
-
-
-def nested_ifs(x, y):
-    z = x
-    if x > 0:
-        if y > 0:
-            z = x + y
-        else:
-            z = x - y
-            if z > 5:
-                z = z / 2
-    else:
-        if y > x:
-            z = y
-    return z
-
-
-@pytest.mark.parametrize("x, y", [(1.0, 2.0), (1.0, -2.0), (1.0, -9.0), (-1.0, 2.0), (-1.0, -2.0)])
-def test_nested_ifs(x, y):
-    assert_equivalent(nested_ifs, F32(x), F32(y))
-
-
-def nested_concrete_in_traced(x, n):
-    if x > 0:
-        if n > 1:
-            y = x * n
-        else:
-            y = _never_traced(x)
-    else:
-        y = x
-    return y
-
-
-def test_concrete_if_inside_traced_if_keeps_python():
-    assert_equivalent(nested_concrete_in_traced, F32(2.0), 3, static_argnums=1)
-    assert_equivalent(nested_concrete_in_traced, F32(-2.0), 3, static_argnums=1)
 
 
 # --- names a branch rewrites but nobody reads after the `if` (issue #14, item 2) ---------------------

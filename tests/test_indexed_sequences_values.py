@@ -1,12 +1,12 @@
-"""A Python list, tuple or range indexed by a traced integer (issue #14, item 6).
+"""A Python list, tuple or range indexed by a traced integer: the values it gives (issue #14, item 6).
 
 ``TORQUES[a]`` with a traced ``a`` picks its number from a constant array, weakly typed as the Python
 scalar; ``MOVES[a](p)`` calls the function ``a`` picks as one ``lax.switch``; arrays and pytrees of
 one shape are stacked. Each case is checked against eager Python on concrete inputs (``convert``),
 traced inputs (``jit``) and a static index (``static_argnums``), for every index, negative ones
-included. What eager Python refuses, or what no single staged value can stand for, is an error:
-an index out of range raises Python's ``IndexError`` when the program runs (never a clamped item),
-elements that cannot be stacked and functions whose results differ are located errors.
+included, and under grad and vmap; plain array indexing costs no equation, and ``for i in
+jnp.arange(k)`` with a static ``k`` is as ``range(k)``. What eager Python refuses, or what no single
+staged value can stand for: tests/test_indexed_sequences_errors.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from support import assert_equivalent, assert_same, count_equations, primitives, where
+from support import assert_equivalent, assert_same, count_equations, primitives
 
 import autograph_lite
 
@@ -26,7 +26,8 @@ FLAGS = [True, False, True]
 MIXED_NUMBERS = [1, 2.5, True]
 ROWS = [jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0]), np.array([5.0, 6.0], np.float32)]
 POINTS = ({"p": F32(1.0), "v": (I32(2), np.float32(0.5))}, {"p": F32(-1.0), "v": (I32(-3), np.float32(1.5))})
-WORDS = ["left", "stay", "right"]
+
+
 ODDS = range(1, 12, 2)
 
 
@@ -224,6 +225,14 @@ def test_grad_and_vmap_with_a_batched_index():
     assert_same(staged_gradient, eager_gradient)
 
 
+def test_python_scalars_returned_by_switched_functions_take_the_shared_dtype():
+    def pick(x, a):
+        return [lambda: 1, lambda: x * 2.0, lambda: 2.5][a]()
+
+    for a in range(3):
+        assert_equivalent(pick, F32(1.5), I32(a))
+
+
 # --- what the rewrite leaves alone ---------------------------------------------------------------
 
 
@@ -241,131 +250,6 @@ def test_plain_array_indexing_costs_no_equation():
 
 def test_a_dict_with_a_concrete_key_is_indexed_as_python():
     assert_equivalent(lambda x, k: {"a": x, "b": -x}[k], F32(1.0), "b", static_argnums=1)
-
-
-# --- errors --------------------------------------------------------------------------------------
-
-
-def test_an_index_out_of_range_raises_at_run_time_and_is_never_clamped():
-    with pytest.raises(IndexError, match="list index out of range"):
-        torque(F32(1.0), I32(3))  # eager
-    for bad in (3, -4, 100):
-        with pytest.raises(IndexError) as excinfo:
-            jax.block_until_ready(autograph_lite.jit(torque)(F32(1.0), I32(bad)))
-        assert excinfo.value.args == ("list index out of range",)  # eager's exception, not JAX's
-        path, line = where(torque, "TORQUES[a]").rsplit(":", 1)
-        assert any(f"at {path}:{line})" in note for note in excinfo.value.__notes__)  # the user's line
-        with pytest.raises(Exception, match="IndexError: list index out of range") as excinfo:
-            jax.block_until_ready(jax.jit(autograph_lite.convert(torque))(F32(1.0), I32(bad)))
-        assert f'File "{path}", line {line}' in str(excinfo.value)  # JAX's error names the user's line
-    with pytest.raises(Exception, match="tuple index out of range"):
-        jax.block_until_ready(autograph_lite.jit(step)(F32(1.0), I32(4)))
-    with pytest.raises(Exception, match="range object index out of range"):
-        jax.block_until_ready(autograph_lite.jit(odd)(I32(-7)))
-    with pytest.raises(Exception, match="list index out of range"):
-        jax.block_until_ready(autograph_lite.jit(moves)(F32(1.0), I32(4)))
-    with pytest.raises(Exception, match="list index out of range"):
-        jax.block_until_ready(autograph_lite.jit(torque)(F32(1.0), jnp.uint8(200)))
-
-
-def test_an_empty_sequence_and_a_non_integer_index_fail_as_in_eager_python():
-    with pytest.raises(IndexError, match="list index out of range"):
-        autograph_lite.jit(lambda a: [][a])(I32(0))
-    for index in (F32(1.0), jnp.bool_(True), jnp.array([1], I32)):
-        with pytest.raises(TypeError, match="Only integer scalar arrays"):
-            torque(F32(1.0), index)  # eager
-        with pytest.raises(TypeError, match="Only integer scalar arrays"):
-            autograph_lite.jit(torque)(F32(1.0), index)
-
-
-def shapes_differ(a):
-    rows = [jnp.zeros(2), jnp.zeros(3)]
-    return rows[a]
-
-
-def dtypes_differ(a):
-    return (I32(1), F32(2.0))[a]
-
-
-def word(a):
-    return WORDS[a]
-
-
-def letter(a):
-    return WORDS[0][a]
-
-
-def different_results(p, a):
-    return [lambda p: p, lambda p: jnp.stack([p, p])][a](p)
-
-
-def _staging_error(fn, *args):
-    with pytest.raises(autograph_lite.StagingTypeError) as caught:
-        autograph_lite.jit(fn)(*args)
-    return caught.value
-
-
-def test_elements_that_cannot_be_stacked_are_a_located_error():
-    error = _staging_error(shapes_differ, I32(0))
-    assert str(error.location) == where(shapes_differ, "return rows[a]")
-    assert error.bare_message.startswith(
-        "a Python list indexed by a traced value holds elements of different types: element 0 is f32[2] "
-        "but element 1 is f32[3] (the shape differs)."
-    )
-    assert error.hint.startswith("Give every element one shape (slice, pad with jnp.pad, or broadcast them), "
-                                 "or index with a concrete value")
-    error = _staging_error(dtypes_differ, I32(0))
-    assert "element 0 is i32[] but element 1 is f32[] (the dtype differs)" in error.bare_message
-    assert "jnp.asarray(..., dtype)" in error.hint
-
-
-def test_strings_are_a_located_error():
-    error = _staging_error(word, I32(1))
-    assert str(error.location) == where(word, "return WORDS[a]")
-    assert ("element 0 is the string 'left' but element 1 is the string 'stay' (a Python value differs)"
-            in error.bare_message)
-    assert error.hint.startswith("Make every element an array, or a tuple / dict of arrays, of one structure")
-    assert word(1) == "stay"  # concrete: Python's list lookup
-    error = _staging_error(letter, I32(1))
-    assert str(error.location) == where(letter, "return WORDS[0][a]")
-    assert error.bare_message.startswith("a str indexed by a traced value: its characters are Python values")
-    assert autograph_lite.convert(word)(1) == "stay"
-
-
-NUMPY_TABLE = np.array([1.0, 2.0, 3.0])
-
-
-def numpy_lookup(a):
-    return NUMPY_TABLE[a]
-
-
-def test_a_numpy_array_indexed_by_a_traced_value_is_a_located_error():
-    """NumPy asks the index for a Python int: JAX's own error named no line of the user's."""
-    assert numpy_lookup(I32(1)) == 2.0  # eager: NumPy's lookup with a concrete JAX index
-    error = _staging_error(numpy_lookup, I32(1))
-    assert str(error.location) == where(numpy_lookup, "return NUMPY_TABLE[a]")
-    assert error.bare_message.startswith("a NumPy array indexed by a traced value")
-    assert error.hint.startswith("Make it a JAX array first: jnp.asarray(table)[i]")
-    assert autograph_lite.jit(numpy_lookup, static_argnums=0)(1) == 2.0
-
-
-def test_functions_whose_results_differ_are_a_located_error():
-    error = _staging_error(different_results, F32(1.0), I32(0))
-    assert str(error.location) == where(different_results, "return [lambda p")
-    assert error.bare_message == (
-        "the functions of a Python list indexed by a traced value return different types: element 0 (<lambda>) "
-        "returns f32[] but element 1 (<lambda>) returns f32[2] (the shape differs). A traced index calls them "
-        "as one lax.switch, which needs one type per output."
-    )
-    assert "Give every function result one shape" in error.hint
-
-
-def test_python_scalars_returned_by_switched_functions_take_the_shared_dtype():
-    def pick(x, a):
-        return [lambda: 1, lambda: x * 2.0, lambda: 2.5][a]()
-
-    for a in range(3):
-        assert_equivalent(pick, F32(1.5), I32(a))
 
 
 # --- `for i in jnp.arange(k)`, a static k: as `range(k)` ---------------------------------------------
