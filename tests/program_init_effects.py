@@ -17,8 +17,8 @@ working staged.
 The same holds for the program's code that Python runs implicitly: a dataclass's ``__post_init__``
 and ``default_factory`` (plain, frozen, slots with ``kw_only`` and an ``InitVar``, a
 ``field(init=False)``: ``posted()``, ``rowed()``, ``pinned()``, ``scaled()``; a print, ``LoudPost(2)``),
-a property's getter (read as written, by ``getattr`` / ``hasattr``, through ``super()``: ``gauged()``,
-``named()``, ``plussed()``; a subclass of ``property`` with a ``__get__`` of its own, ``Kinded().kind``),
+a property's getter (read as written, by ``getattr`` / ``hasattr``, through ``super()``, as the owner of a
+method call: ``gauged()``, ``named()``, ``plussed()``, ``dialled()``; a subclass of ``property`` with a ``__get__`` of its own, ``Kinded().kind``),
 a ``cached_property``, a ``__getattr__`` (``lazied()``, ``looked()``), a property's setter and a
 ``__setattr__`` (run by ``__init__``'s ``self.k = k`` and by a later store: ``set_in_init()``,
 ``set_again()``, ``watched()``; a store into a loop's, a ``with`` item's, an unpacking's, a chained or an
@@ -91,6 +91,10 @@ MODULE_PARTS = {
     "Gauge": "class Gauge:\n    def __init__(self, k):\n        self.k = k\n\n    @property\n    def read(self):\n"
              "        MADE_LOG[0] += 1\n        return self.k",
     "gauged": "def gauged():\n    return (Gauge(1).read + MADE_LOG[0]) % 5",
+    # A getter that gives the owner of a method call (d.items.count(1) reads d.items first).
+    "Dial": "class Dial:\n    def __init__(self, k):\n        self._items = [k]\n\n    @property\n    def items(self):\n"
+            "        MADE_LOG[0] += 1\n        return self._items",
+    "dialled": "def dialled():\n    d = Dial(1)\n    return (d.items.count(1) + MADE_LOG[0]) % 5",
     "named": "def named():\n    return (getattr(Gauge(1), 'read') + hasattr(Gauge(1), 'read') + MADE_LOG[0]) % 5",
     "Plus": "class Plus(Gauge):\n    @property\n    def read(self):\n        return super().read + 1",
     "plussed": "def plussed():\n    return (Plus(1).read + MADE_LOG[0]) % 5",
@@ -243,11 +247,12 @@ class InitEffects:
         return E(made.format(var.name), var.bound, False)
 
     def getter_leaf(self) -> E:
-        """A property's getter (read as written, by getattr / hasattr, through super()), a cached_property
-        (the attribute read twice: computed once) or a __getattr__ that logs."""
+        """A property's getter (read as written, by getattr / hasattr, through super(), as the owner of a
+        method call), a cached_property (the attribute read twice: computed once) or a __getattr__ that
+        logs."""
         helper, parts = self.draw(st.sampled_from([
             ("gauged", ("Gauge",)), ("named", ("Gauge",)), ("plussed", ("Gauge", "Plus")),
-            ("lazied", ("functools", "Lazy")), ("looked", ("Lookup",)),
+            ("lazied", ("functools", "Lazy")), ("looked", ("Lookup",)), ("dialled", ("Dial",)),
         ]))
         self._made_with("MADE_LOG", *parts, helper, entry="made")
         return E(f"{helper}()", LOG_BOUND, False)

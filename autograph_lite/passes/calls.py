@@ -15,8 +15,9 @@ The source of a generator expression written as the argument of ``any`` / ``all`
 
 Attribute reads become ``_ag.getattr(q, 'w')``: a property's getter, a ``cached_property`` or a
 ``__getattr__`` of the user's is code Python runs implicitly, which the runtime converts
-(``runtime.attribute_loads``). Reads through a library module (``np.pi``), private names, the
-owner of a method call written as a chain of names and a store target's chain (``a.b.c = v`` reads
+(``runtime.attribute_loads``), and so does the owner of a method call (``t.helper.total()`` reads
+``t.helper`` through it; the method itself is read by the call). Reads through a library module
+(``np.pi``, ``jnp.linalg.norm(x)``), private names and a store target's chain (``a.b.c = v`` reads
 ``a.b`` as written; the store itself is the attribute-stores pass's) stay as written.
 """
 
@@ -63,14 +64,14 @@ class _Calls(ExpressionTransformer):
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         callee = node.func
-        if isinstance(callee, gast.Attribute):  # the method is read with its owner, by the call
-            if dotted_name(callee) is None:  # a.b.c(...): the chain is read as written, as messages name it
-                callee.value = self.visit(callee.value)
+        keep = self._keep(callee) and not _writes_out(node)
+        if isinstance(callee, gast.Attribute):  # the method is read with its owner, by the call; the owner
+            callee.value = self.visit(callee.value)  # as any read (a.b.c(...) reads a.b through the runtime)
             node.args = self._visit_list(node.args)
             node.keywords = self._visit_list(node.keywords)
         else:
             self.generic_visit(node)
-        if self._keep(callee) and not _writes_out(node):
+        if keep:
             return node
         if _folds_a_generator(node):
             loop = node.args[0].generators[0]

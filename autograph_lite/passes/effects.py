@@ -16,6 +16,7 @@ import ast
 import gast
 
 from ..analysis.blocks import SCOPES, blocks_of, walk
+from ..generated_names import RUNTIME
 from . import nodes
 
 
@@ -89,4 +90,20 @@ def _callee(call: gast.Call) -> gast.expr:
 
 
 def _text(node: gast.AST) -> str:
-    return ast.unparse(gast.gast_to_ast(node))
+    """The user's text of ``node``, which the expression passes may have rewritten already."""
+    return ast.unparse(_AsWritten().visit(gast.gast_to_ast(node)))
+
+
+class _AsWritten(ast.NodeTransformer):
+    """``_ag.getattr(q, 'w')`` back to ``q.w`` and ``_ag.call(f, x)`` to ``f(x)``, for messages."""
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        callee = node.func
+        if not (isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) and callee.value.id == RUNTIME):
+            return node
+        if callee.attr == "getattr" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
+            return ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load())
+        if callee.attr == "call" and node.args:
+            return ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords)
+        return node
