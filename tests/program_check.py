@@ -132,7 +132,8 @@ DOCUMENTED_LIMITATIONS = {
             r"'(?P<name>\w+)' is read in the (true|false) branch of the .*, where it may be unassigned"),
         _reads_maybe_unassigned),
     "call made for its effect inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
-        r"cannot be staged: its body calls (?P<name>[\w.]+)\(\.\.\.\) for its effect"), _staged_effect),
+        r"(?:cannot be staged: its body calls |this call of )(?P<name>[\w.]+)\((?:\.\.\.)?\),? (?:made )?for its effect"),
+        _staged_effect),
     "append whose count depends on a traced value": Limitation(autograph_lite.ConversionError, re.compile(
         r"a list built with \.append\(\.\.\.\) inside .*the number of appends depends on a traced value"),
         _staged_append),

@@ -7,7 +7,7 @@ nothing then). The check captures stdout (program_check.py). Prints go everywher
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
 strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), several
 values at once, with ``sep=`` and ``end=``; and a helper that prints, called in expressions
-(``shown(2)``), also as a lazy operand of ``and`` / ``or``.
+(``shown(2)``), also as a lazy operand of ``and`` / ``or``, and as a statement of its own.
 
 Format specs apply to int and float scalars only (a NumPy array and a bool have no ``.3f``).
 F-strings are single-quoted: in Python 3.11 a replacement field may not reuse the string's quote,
@@ -67,6 +67,11 @@ class Printing:
         return f"f{quote}" + "".join(fields) + quote
 
     def stmt_print(self, scope: Scope, ctx) -> Block:
+        """A ``print``, or a call of the helper that prints made for its effect (``shown(n)`` as a
+        statement: the same effect as ``print``, one call deeper)."""
         self.used.add("print")
+        if self.chance(20):
+            self.module_parts["shown"] = SHOWN
+            return Block([f"shown({self.expr('i', scope, self.draw(st.integers(0, 1))).text})"], scope)
         items = [self.print_item(scope) for _ in range(self.draw(st.integers(1, 3)))]
         return Block([f"print({', '.join(items)}{self.pick(KEYWORDS)})"], scope)

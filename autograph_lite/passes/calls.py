@@ -28,7 +28,7 @@ from collections.abc import Callable
 import gast
 
 from ..generated_names import RUNTIME
-from . import nodes
+from . import effects, nodes
 from .expressions import ExpressionTransformer
 from .facts import ScopeFacts
 
@@ -55,6 +55,7 @@ class _Calls(ExpressionTransformer):
     def __init__(self, leave_as_is: Callable[[tuple[str, ...]], bool], local_names: frozenset[str]) -> None:
         self.leave_as_is = leave_as_is
         self.local_names = local_names
+        self.within_branch_or_loop = 0  # how many `if` / `for` / `while` statements enclose the visit
 
     # Nested functions were rewritten on their own already.
     def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
@@ -77,6 +78,31 @@ class _Calls(ExpressionTransformer):
             loop = node.args[0].generators[0]
             loop.iter = nodes.runtime_call("private_source", [loop.iter], node.lineno)
         return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
+
+    def visit_If(self, node: gast.If | gast.For | gast.While) -> gast.AST:
+        self.within_branch_or_loop += 1
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.within_branch_or_loop -= 1
+
+    visit_For = visit_While = visit_If
+
+    def visit_Expr(self, node: gast.Expr) -> gast.Expr:
+        """A call made for its effect in a branch or a loop (``if c: log_state(x)``) becomes
+        ``_ag.call_for_effect('log_state', log_state, x)``. Such a statement made a staged ``if`` or
+        loop refuse itself (passes/effects.py), whatever the callee; now the runtime decides: inside
+        staged code it runs a function of the user's converted, its effects checked where they are
+        written (as for ``y = log_state(x)``), and refuses any other callee, whose effect it cannot
+        see. ``print`` stays a call: it is staged as an ordered callback. A statement outside any
+        branch or loop stays a call, as before."""
+        self.generic_visit(node)
+        call = node.value
+        if self.within_branch_or_loop and isinstance(call, gast.Call) and nodes.runtime_operator(
+                call.func) == "call" and not (isinstance(call.args[0], gast.Name) and call.args[0].id == "print"):
+            call.func.attr = "call_for_effect"
+            call.args.insert(0, nodes.constant(effects.text(call.args[0]), call.lineno))
+        return node
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
         """``q.w`` -> ``_ag.getattr(q, 'w')``, which runs a getter of the user's converted; not a read

@@ -49,12 +49,12 @@ def _own_effect(statement: gast.stmt) -> str | None:
             continue  # most targets: a name holds no store to an attribute or item
         for node in walk(target):
             if isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(node.ctx, gast.Store):
-                return f"assigns to {_text(node)}"
+                return f"assigns to {text(node)}"
     value = getattr(statement, "value", None)
     if not isinstance(value, gast.Call) or not isinstance(statement, (gast.Expr, gast.Assign)):
         return None
     if isinstance(statement, gast.Expr) and not _faithful(value):
-        return f"calls {_text(_callee(value))}(...) for its effect"
+        return f"calls {text(_callee(value))}(...) for its effect"
     return _reported_effect(value)
 
 
@@ -89,7 +89,7 @@ def _callee(call: gast.Call) -> gast.expr:
     return call.args[0] if nodes.runtime_operator(call.func) == "call" and call.args else call.func
 
 
-def _text(node: gast.AST) -> str:
+def text(node: gast.AST) -> str:
     """The user's text of ``node``, which the expression passes may have rewritten already."""
     return ast.unparse(_AsWritten().visit(gast.gast_to_ast(node)))
 
@@ -102,8 +102,9 @@ class _AsWritten(ast.NodeTransformer):
         callee = node.func
         if not (isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) and callee.value.id == RUNTIME):
             return node
-        if callee.attr == "getattr" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
-            return ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load())
+        name = node.args[1].value if len(node.args) == 2 and isinstance(node.args[1], ast.Constant) else None
+        if callee.attr == "getattr" and isinstance(name, str):
+            return ast.Attribute(value=node.args[0], attr=name, ctx=ast.Load())
         if callee.attr == "call" and node.args:
             return ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords)
         return node

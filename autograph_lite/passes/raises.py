@@ -74,7 +74,7 @@ def _statement(node: gast.stmt) -> gast.stmt:
         node.test = nodes.runtime_call("assert_", arguments, node.lineno)
     elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and _may_warn(node.value):
         call = node.value
-        callee, arguments = (call.args[0], call.args[1:]) if _is_runtime_call(call) else (call.func, call.args)
+        callee, arguments = _callee_and_arguments(call)
         node.value = nodes.runtime_call("warn", [callee, *arguments], call.lineno, call.keywords)
     elif isinstance(node, TRY_STATEMENTS) and node.handlers:
         caught = nodes.tuple_of([h.type or nodes.name("BaseException", h.lineno) for h in node.handlers], node.lineno)
@@ -108,9 +108,19 @@ def _deferred(expression: gast.expr) -> gast.expr:
 
 def _may_warn(call: gast.Call) -> bool:
     """A call that may be ``warnings.warn`` (the runtime checks which function it is)."""
-    callee = call.args[0] if _is_runtime_call(call) and call.args else call.func
+    callee, _ = _callee_and_arguments(call)
     return (isinstance(callee, gast.Attribute) and callee.attr == "warn") or (
         isinstance(callee, gast.Name) and callee.id == "warn")
+
+
+def _callee_and_arguments(call: gast.Call) -> tuple[gast.expr, list[gast.expr]]:
+    """The user's callee and arguments of ``call``, which the calls pass may have rewritten
+    (``_ag.call(f, x)``, or ``_ag.call_for_effect(effect, f, x)`` as a statement)."""
+    if _is_runtime_call(call) and call.args:
+        return call.args[0], call.args[1:]
+    if _is_runtime_call(call, "call_for_effect") and len(call.args) > 1:
+        return call.args[1], call.args[2:]
+    return call.func, call.args
 
 
 def _is_runtime_call(call: gast.Call, operator: str = "call") -> bool:
@@ -137,13 +147,14 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
             continue
         if _is_runtime_call(node, "getitem"):
             return True
-        if _is_runtime_call(node, "call") and node.args:
-            if isinstance(node.args[0], gast.Name):
+        callee, _ = _callee_and_arguments(node)
+        if callee is not node.func:  # _ag.call(f, ...), or _ag.call_for_effect(effect, f, ...)
+            if isinstance(callee, gast.Name):
                 named_calls.append(node)
             elif _call_may_check(node, None):
                 return True
     for call in named_calls:
-        name = call.args[0].id
+        name = _callee_and_arguments(call)[0].id
         if _call_may_check(call, None if name in bound or defined_outside(name) else name):
             return True
     return False
@@ -151,7 +162,7 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
 
 def _call_may_check(call: gast.Call, builtin: str | None) -> bool:
     """Whether ``_ag.call(callee, ...)`` may stage a check (``builtin``: the builtin the callee names)."""
-    callee, arguments = call.args[0], call.args[1:]
+    callee, arguments = _callee_and_arguments(call)
     if isinstance(callee, gast.Lambda):
         return False  # its body is part of the function's rewrite, walked with it
     if isinstance(callee, gast.Attribute) and callee.attr in _CONTAINER_METHODS:

@@ -74,6 +74,7 @@ class Operators:
             raise ValueError(f"static_loops must be one of {loops.STATIC_LOOP_MODES}, not {static_loops!r}")
         self.static_loops = static_loops
         self.call = calls.call
+        self.call_for_effect = calls.call_for_effect
         self.getattr = calls.load_attribute
         self.setattr = calls.store_attribute
         self.delattr = calls.delete_attribute

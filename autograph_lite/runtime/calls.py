@@ -24,10 +24,11 @@ import jax
 
 from .. import callables, callees
 from ..errors import ConversionError
-from . import attribute_loads, attribute_stores, dataclass_init, effects, function_arguments
+from . import appends, attribute_loads, attribute_stores, dataclass_init, effects, function_arguments
 from .builtins import TRACED_BUILTINS
 from .iteration import open_builtin
 from .locations import caller_location
+from .ownership import CONTAINERS, refuse
 from .session import TraceSession, current
 
 # Deeper than this, a converted function calling itself is taken to recurse on a traced condition.
@@ -78,6 +79,44 @@ class Calls:
         if callees.is_library_function(method):  # a library's wrapper of the user's method (Flax linen)
             return self.convert_argument(function)(*args, **kwargs)
         return self._call_function(method, (function, *args), kwargs)
+
+    def call_for_effect(self, callee_text: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """A call made for its effect, an expression statement (``log_state(x)``). Inside staged code a
+        function of the user's runs converted, its effects checked where they are written, as for a
+        call whose result is used; a container's method is checked by :func:`.effects.check_call`; any
+        other callee (library code, a builtin, a class, a function that cannot be converted) has an
+        effect the runtime cannot see, which would happen once while tracing: refused at the call."""
+        context = appends.innermost()
+        if context is not None and not self._effects_seen(function):
+            refuse(
+                f"calls {callee_text}(...) for its effect",
+                f"this call of {callee_text}(), made for its effect and not converted (library code or a "
+                "builtin, whose effect the runtime cannot see),", context,
+                "compute the new value and return it, and update objects outside the function after it returns",
+            )
+        return self.call(function, *args, **kwargs)
+
+    def _effects_seen(self, function: Any) -> bool:
+        """Whether a call of ``function`` runs where the runtime checks its effects: converted code of the
+        user's, or a method of a container :func:`.effects.check_call` knows."""
+        if isinstance(function, functools.partial):
+            return self._effects_seen(function.func)
+        if isinstance(function, types.MethodType):
+            function = function.__func__
+        if isinstance(function, types.BuiltinMethodType):
+            return isinstance(function.__self__, CONTAINERS)
+        if not isinstance(function, types.FunctionType):
+            method = None if isinstance(function, type) else callables.call_method(function)
+            return method is not None and self._effects_seen(method)
+        if function.__code__ in self.converted_codes:
+            return True
+        if callees.is_marked_do_not_convert(function) or callees.is_library_function(function):
+            return False
+        try:
+            self.convert_function(function)
+        except ConversionError:
+            return False
+        return True
 
     def load_attribute(self, owner: Any, name: str) -> Any:
         """``owner.name``, a getter of the user's converted (:mod:`.attribute_loads`)."""

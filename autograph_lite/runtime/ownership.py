@@ -44,6 +44,8 @@ MUTATING_METHODS = (
      | {f"__i{name}__" for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and",
                                    "or", "xor", "lshift", "rshift")}),
 )
+# The containers whose methods the effect checks know: a call of one is checked, mutating or not.
+CONTAINERS = tuple(container for container, _, _ in MUTATING_METHODS)
 _KIND_NAMES: dict[type, str] = {np.ndarray: "NumPy array"}
 OPERATOR_METHODS = {
     "+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv", "//=": "floordiv", "%=": "mod", "**=": "pow",

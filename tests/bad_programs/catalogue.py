@@ -191,8 +191,8 @@ def attribute_write_in_traced_while(state, x):
 
 
 def effect_call_in_traced_if(x):
-    if x > 0:  # error: its body calls LOG.append(...) for its effect
-        LOG.append(1)
+    if x > 0:
+        LOG.append(1)  # error: this call of list.append(), which mutates a list
     return x
 
 

@@ -323,3 +323,14 @@ def plain_targets(state, xs, pairs):
     with state.opened() as state.handle, state.opened() as other:
         state.after = other
     return rows, i
+
+
+def show(x):
+    print("x is", x)
+
+
+def call_for_effect_in_a_branch(x):
+    if x > 0:
+        show(x)  # decided where it runs: a function of the user's runs converted
+    print("done")  # print stays a call, and so does a call outside any branch or loop
+    return x
