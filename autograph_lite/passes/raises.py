@@ -136,7 +136,8 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
     """Whether tracing the rewritten ``function`` may stage a run-time check that its own code does not
     hold: a call of another function (a user function is converted when the call is traced, after
     ``autograph_lite.jit`` returned, and may raise under a traced condition), an index into a Python
-    list (out of range: ``IndexError``), a ``range`` whose step may be a traced zero. A builtin's name
+    list (out of range: ``IndexError``), a ``range`` whose step may be a traced zero, a lazy operand of
+    ``and`` / ``or`` (an error of Python's it raises after a traced operand). A builtin's name
     stands for the builtin unless ``defined_outside(name)`` (a global or a cell of that name) or the
     function binds that name itself."""
     bound: set[str] = set()
@@ -145,8 +146,8 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
         _note_binding(node, bound)
         if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Attribute):
             continue
-        if _is_runtime_call(node, "getitem"):
-            return True
+        if _is_runtime_call(node, "getitem") or _is_runtime_call(node, "and_") or _is_runtime_call(node, "or_"):
+            return True  # an index past the end; a lazy operand's error (runtime.logic._evaluated_anyway)
         callee, _ = _callee_and_arguments(node)
         if callee is not node.func:  # _ag.call(f, ...), or _ag.call_for_effect(effect, f, ...)
             if isinstance(callee, gast.Name):

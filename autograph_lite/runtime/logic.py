@@ -19,11 +19,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..errors import Location, StagingTypeError, TracedPredicateError
+from ..errors import ConversionError, Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import skippable
+from .run_time_checks import stage_exception
 from .values import is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -31,6 +32,9 @@ _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
 }
 _MEMBERSHIP = {"in": False, "not in": True}  # symbol -> negated
+# Errors that only tracing raises, or that are the converter's: a lazy operand does not defer them.
+_TRACING_ONLY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, ConversionError)
+_RAISE = object()  # no fallback: a lazy operand's error is raised while tracing
 
 
 def and_(first: Any, *rest: Callable[[], Any]) -> Any:
@@ -42,7 +46,8 @@ def and_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, _evaluated_anyway(operand, "and", _truth_of(value, operand)), operand, "and")
+            needed = _truth_of(value, operand)
+            value = _select(value, _evaluated_anyway(operand, "and", needed, fallback=value), operand, "and")
     return value
 
 
@@ -55,7 +60,8 @@ def or_(first: Any, *rest: Callable[[], Any]) -> Any:
                 return value
             value = operand()
         else:
-            value = _select(value, _evaluated_anyway(operand, "or", _truth_of(value, operand, False)), operand, "or")
+            needed = _truth_of(value, operand, False)
+            value = _select(value, _evaluated_anyway(operand, "or", needed, fallback=value), operand, "or")
     return value
 
 
@@ -94,18 +100,28 @@ def compare(left: Any, *chain: Any) -> Any:
 
 
 def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any],
-                      location: Location | None = None) -> Any:
+                      location: Location | None = None, fallback: Any = _RAISE) -> Any:
     """An operand that Python may skip, evaluated because the result so far is traced; eager Python
     evaluates it only where ``needed()`` holds (``location``: the operand's line, if not its own).
 
     It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
     that would mutate a list or assign a nonlocal there is refused rather than made once too often,
     and what it stages for run time (a check, a ``print``) waits for ``needed()`` (:mod:`.paths`).
+    So does an error of Python's it raises (``T[5]`` past a list's end, ``-`` of a bool array): given a
+    ``fallback``, the value the result takes where the operand is not needed, the error becomes a
+    run-time check that raises it where ``needed()`` holds, as eager Python does, and the trace goes on
+    with ``fallback``. An error only tracing raises (JAX's tracer errors) or the converter's own stays.
     """
-    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)",
-                                location or location_of(operand))
+    location = location or location_of(operand)
+    context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location)
     with appends.inside(context), skippable(needed):
-        return operand()
+        try:
+            return operand()
+        except Exception as error:
+            if fallback is _RAISE or isinstance(error, _TRACING_ONLY):
+                raise
+            stage_exception(True, error, location)
+            return fallback
 
 
 # Containers whose iteration runs no code of the user's and advances no iterator anyone else holds.

@@ -1,0 +1,68 @@
+"""An error of Python's in an operand of ``and`` / ``or`` that Python does not evaluate
+(runtime/logic.py ``_evaluated_anyway``).
+
+After a traced operand, the operands after it are traced whatever the run-time values, and eager
+Python evaluates each only where the result so far does not decide. An error one raises while
+tracing (``T[5]`` past a list's end, ``-`` of a bool array) was raised on every call under ``jit``,
+where eager returns; it is now a run-time check that raises eager's exception where eager evaluates
+the operand (found by the generator: all features, seed 10, 400 programs: 7 such TypeErrors).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+from support import assert_equivalent
+
+import autograph_lite
+
+T = [1.0, 2.0]
+
+
+def index_past_the_end(x):
+    return x > 0 or T[5] > 0
+
+
+def negated_bool_array(b):
+    return jnp.min(b) > 0 or -jnp.any(b != 0)
+
+
+def chained(x, y):
+    return (x > 0 and y > 0) and T[7] > 0
+
+
+def test_an_error_in_an_operand_python_skips_is_not_raised():
+    """Before: IndexError while tracing, on every call."""
+    assert bool(assert_equivalent(index_past_the_end, jnp.float32(1.0)))
+    assert bool(assert_equivalent(negated_bool_array, jnp.array([1.0, 2.0])))
+    assert not bool(assert_equivalent(chained, jnp.float32(-1.0), jnp.float32(1.0)))
+
+
+@pytest.mark.parametrize("function, arguments, error", [
+    (index_past_the_end, (jnp.float32(-1.0),), IndexError),
+    (negated_bool_array, (jnp.array([-1.0, 2.0]),), TypeError),
+    (chained, (jnp.float32(1.0), jnp.float32(1.0)), IndexError),
+])
+def test_where_python_evaluates_it_the_run_raises_eagers_error(function, arguments, error):
+    """Passed before too (the error was raised while tracing, on every call): pins that the check raises
+    eager's exception, type and message, on the first call and on the cached program's."""
+    with pytest.raises(error) as eager:
+        function(*arguments)
+    jitted = autograph_lite.jit(function)
+    for _ in range(2):  # the first call traces; the second runs the cached program
+        with pytest.raises(error) as staged:
+            jitted(*arguments)
+        assert str(staged.value) == str(eager.value)
+
+
+def reads_an_item(x, v):
+    return x > 0 or v.sum().item() > 0
+
+
+def test_an_error_only_tracing_raises_still_raises_while_tracing():
+    """A tracer's own error (``.item()`` of a traced value) is no error eager Python would raise there:
+    deferred, it would raise at run time where eager returns a value."""
+    assert bool(reads_an_item(jnp.float32(-1.0), jnp.ones(3)))
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        autograph_lite.jit(reads_an_item)(jnp.float32(1.0), jnp.ones(3))
