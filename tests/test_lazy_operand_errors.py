@@ -13,7 +13,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import pytest
-from support import assert_equivalent
+from support import assert_equivalent, conversion_error, where
 
 import autograph_lite
 
@@ -66,3 +66,46 @@ def test_an_error_only_tracing_raises_still_raises_while_tracing():
     assert bool(reads_an_item(jnp.float32(-1.0), jnp.ones(3)))
     with pytest.raises(jax.errors.ConcretizationTypeError):
         autograph_lite.jit(reads_an_item)(jnp.float32(1.0), jnp.ones(3))
+
+
+
+def counts_halves(x):
+    s = 0
+    i = 0
+    while i < x:
+        s = s + 0.5  # an int carry that becomes a float: the while loop traces its body again
+        i += 1
+    return s
+
+
+def calls_a_loop_that_retraces(x):
+    return x > 1 or counts_halves(x) > 0
+
+
+def test_a_staged_statements_signal_to_trace_again_is_no_error_of_eagers():
+    """A staged loop in a lazy operand, whose int carry becomes a float (the loop traces its body again),
+    agrees with eager: what the converter raises while tracing is never deferred as eager's error."""
+    for x in (3.0, 0.0, 1.0):
+        assert_equivalent(calls_a_loop_that_retraces, jnp.float32(x))
+
+
+LOG: list[int] = []
+
+
+def bump():
+    LOG.append(1)
+    return 1.0
+
+
+def logs_in_a_lazy_operand(xs):
+    LOG.clear()
+    t = 0.0
+    for x in xs:
+        t = t + (x > 1 or bump())
+    return t, len(LOG)
+
+
+def test_an_effect_in_a_lazy_operand_is_still_refused_at_its_line():
+    """The refusal is the converter's error, never deferred as one of eager's."""
+    error = conversion_error(logs_in_a_lazy_operand, jnp.arange(3.0))
+    assert error.startswith(f"{where(bump, 'LOG.append(1)')}: this call of list.append()")

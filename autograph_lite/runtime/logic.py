@@ -19,12 +19,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..errors import ConversionError, Location, StagingTypeError, TracedPredicateError
+from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
 from .locations import caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import skippable
-from .run_time_checks import stage_exception
+from .run_time_checks import raised_as_eager_would, stage_exception
 from .values import is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -32,8 +32,6 @@ _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
 }
 _MEMBERSHIP = {"in": False, "not in": True}  # symbol -> negated
-# Errors that only tracing raises, or that are the converter's: a lazy operand does not defer them.
-_TRACING_ONLY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, ConversionError)
 _RAISE = object()  # no fallback: a lazy operand's error is raised while tracing
 
 
@@ -110,7 +108,8 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callab
     So does an error of Python's it raises (``T[5]`` past a list's end, ``-`` of a bool array): given a
     ``fallback``, the value the result takes where the operand is not needed, the error becomes a
     run-time check that raises it where ``needed()`` holds, as eager Python does, and the trace goes on
-    with ``fallback``. An error only tracing raises (JAX's tracer errors) or the converter's own stays.
+    with ``fallback``. An error only tracing raises (JAX's tracer errors) or the converter's own (a refused
+    effect, a signal to trace again) stays (:func:`.run_time_checks.raised_as_eager_would`).
     """
     location = location or location_of(operand)
     context = appends.Forbidden(f"lazy operand of `{construct}` (an earlier operand is traced)", location)
@@ -118,7 +117,7 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callab
         try:
             return operand()
         except Exception as error:
-            if fallback is _RAISE or isinstance(error, _TRACING_ONLY):
+            if fallback is _RAISE or not raised_as_eager_would(error):
                 raise
             stage_exception(True, error, location)
             return fallback

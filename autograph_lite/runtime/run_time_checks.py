@@ -40,6 +40,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 
 from ..errors import ConversionError, Location
@@ -52,6 +53,7 @@ from .session import current
 # with the end of the text JAX's runtime error reports it by: its last frame's line and its last line.
 _raised: collections.deque[tuple[BaseException, str]] = collections.deque(maxlen=64)
 _raised_lock = threading.Lock()
+_PACKAGE = __name__.split(".")[0]  # autograph_lite: its exceptions are the converter's own
 # How many checks have been staged, by any trace in any thread: ``autograph_lite.jit`` compares it
 # before and after a trace (a check staged by another thread meanwhile only costs a wrapper's frame).
 _staged_count = [0]
@@ -73,6 +75,16 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
         exec(raising_here, {"exception": exception})  # raises from code compiled at the user's line
 
     at_run_time((template.args, dict(vars(template))), fail, when=jnp.logical_and(path_predicate(), predicate))
+
+
+def raised_as_eager_would(error: Exception) -> bool:
+    """Whether ``error``, raised while tracing code that eager Python may not run (an operand it skips,
+    a branch it does not take), is one eager raises too where it runs that code: an error of Python's
+    or a library's. Not one of the converter's (its refusals, and the signals by which a staged
+    statement traces again, all defined in this package), nor one only tracing raises (JAX's tracer
+    errors: a ``ConcretizationTypeError`` where eager has a concrete value)."""
+    return not type(error).__module__.startswith(_PACKAGE) and not isinstance(
+        error, (jax.errors.JAXTypeError, jax.errors.JAXIndexError))
 
 
 def checks_staged() -> int:
