@@ -109,3 +109,28 @@ def test_an_effect_in_a_lazy_operand_is_still_refused_at_its_line():
     """The refusal is the converter's error, never deferred as one of eager's."""
     error = conversion_error(logs_in_a_lazy_operand, jnp.arange(3.0))
     assert error.startswith(f"{where(bump, 'LOG.append(1)')}: this call of list.append()")
+
+
+def down(n):
+    return n <= 0 or down(n - 1)
+
+
+def test_recursion_on_a_traced_operand_is_still_the_located_error():
+    """Deferred, the ``RecursionError`` of the innermost operand gave True for eager's True at n = 3, but
+    would raise where eager returns at depths between the tracer's limit and Python's: it stays the
+    located error of recursion on a traced condition (the first version deferred it)."""
+    assert down(3) is True
+    with pytest.raises(autograph_lite.ConversionError, match="'down' calls itself without end while tracing"):
+        autograph_lite.jit(down)(jnp.int32(3))
+
+
+def reshapes_by_a_traced_size(x, n):
+    return x.sum() > 0 or jnp.reshape(x, (n,)).sum() > 0
+
+
+def test_a_jax_error_that_names_a_tracer_is_still_raised_while_tracing():
+    """JAX's TypeError for a traced shape is a plain TypeError, but eager (a concrete ``n``) never raises
+    it: deferred, it would raise where eager returns."""
+    assert bool(reshapes_by_a_traced_size(jnp.ones(2), 2))
+    with pytest.raises(TypeError, match="an array shape computed from a traced value"):
+        autograph_lite.jit(reshapes_by_a_traced_size)(jnp.ones(2), jnp.int32(2))

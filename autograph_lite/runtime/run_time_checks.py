@@ -54,6 +54,7 @@ from .session import current
 _raised: collections.deque[tuple[BaseException, str]] = collections.deque(maxlen=64)
 _raised_lock = threading.Lock()
 _PACKAGE = __name__.split(".")[0]  # autograph_lite: its exceptions are the converter's own
+_TRACING_ONLY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, RecursionError)
 # How many checks have been staged, by any trace in any thread: ``autograph_lite.jit`` compares it
 # before and after a trace (a check staged by another thread meanwhile only costs a wrapper's frame).
 _staged_count = [0]
@@ -78,13 +79,17 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
 
 
 def raised_as_eager_would(error: Exception) -> bool:
-    """Whether ``error``, raised while tracing code that eager Python may not run (an operand it skips,
-    a branch it does not take), is one eager raises too where it runs that code: an error of Python's
-    or a library's. Not one of the converter's (its refusals, and the signals by which a staged
-    statement traces again, all defined in this package), nor one only tracing raises (JAX's tracer
-    errors: a ``ConcretizationTypeError`` where eager has a concrete value)."""
-    return not type(error).__module__.startswith(_PACKAGE) and not isinstance(
-        error, (jax.errors.JAXTypeError, jax.errors.JAXIndexError))
+    """Whether ``error``, raised while tracing code that eager Python may not run (an operand it skips),
+    is one eager raises too where it runs that code: an error of Python's or a library's. Not one of
+    the converter's (its refusals, and the signals by which a staged statement traces again, all
+    defined in this package), nor one only tracing raises: JAX's tracer errors (a
+    ``ConcretizationTypeError`` where eager has a concrete value), an error whose message names a
+    tracer (JAX's "Shapes must be 1D sequences of concrete values ... got (JitTracer(...),)"), and a
+    ``RecursionError`` (recursion on a traced condition never ends while tracing; the outermost
+    call makes it a located error)."""
+    if type(error).__module__.startswith(_PACKAGE) or isinstance(error, _TRACING_ONLY):
+        return False
+    return "Tracer" not in str(error)
 
 
 def checks_staged() -> int:
