@@ -7,7 +7,7 @@ call traces, the second runs the cached program) and once on each other set. Eac
 what eager Python returned, in eager's dtypes or their documented staged forms (program_dtypes.py:
 a value check alone passes an int32 that came back as float32), and print exactly what it printed
 (``jax.debug.print`` output included), or raise a documented, acceptable error
-(:data:`DOCUMENTED_LIMITATIONS`); the answer is an :class:`Outcome`.
+(:data:`program_limitations.DOCUMENTED_LIMITATIONS`); the answer is an :class:`Outcome`.
 
 A set on which the eager run raises is discarded, except for ``UnboundLocalError``: a read (or a
 ``del``) of a name no path has bound is a fact of the program's text, which the converter promises to
@@ -43,160 +43,13 @@ import jax.numpy as jnp
 import numpy as np
 from program_constructs import Constructs, analyse
 from program_dtypes import Kind, dtype_difference, kinds
-from program_jax_refusals import REFUSAL, located_at_a_refusal
+from program_limitations import DOCUMENTED_LIMITATIONS
 from program_model import Case
 from program_raises import is_generated_check
 from program_rounding import FUSED_ROUNDING, explained_by_rounding
 from support import assert_same, load_source
 
 import autograph_lite
-from autograph_lite.errors import TracedValueError
-
-
-@dataclasses.dataclass(frozen=True)
-class Limitation:
-    """A documented refusal, and the programs it is acceptable for: ``accepts(match, constructs, mode)``
-    (a refusal the program gives no reason for is a bug like any other)."""
-
-    error: type[BaseException]
-    pattern: re.Pattern[str]
-    accepts: Callable[[re.Match[str], Constructs, str], bool]
-
-
-def _reads_maybe_unassigned(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return match.group("name") in constructs.maybe_used
-
-
-def _closure_over_deleted(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and match.group("name") in constructs.deleted_and_closed_over
-
-
-def _staged_append(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and any(callee.endswith(".append") for callee in constructs.staged_effects)
-
-
-def _staged_mutation(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and constructs.staged_mutation
-
-
-def _staged_effect(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and match.group("name") in constructs.staged_effects
-
-
-def _nested_outer_write(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and match.group("name") in constructs.outer_writes
-
-
-def _in_place_update(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and match.group("name") in constructs.in_place
-
-
-def _in_place_while_iterated(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    """The message names no variable: any in-place update of the program's may be the one."""
-    return mode.startswith("jit") and bool(constructs.in_place)
-
-
-def _gives_two_dtypes(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    """Only staging needs one dtype, and only a program that gives a value two on purpose may lack it."""
-    return mode.startswith("jit") and getattr(constructs, "dtype_changes", False)
-
-
-def _hidden_effect(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    """A helper's store into a module-level container, ``next()``, a random draw (program_helper_effects.py)."""
-    return mode.startswith("jit") and getattr(constructs, "hidden_effects", False)
-
-
-def _deleted_in_control_flow(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    """Refused before any conversion, so on concrete inputs too."""
-    return set(match.group("names").split(", ")) <= constructs.deleted_in_control_flow
-
-
-# Errors that docs/semantics.md and the error messages document as limitations of staging. The
-# first four need a read of the variable they name where it may be unassigned (the eager run may
-# still succeed on the inputs that assign it); the third is not a ConversionError: runtime/values.py's
-# ``Undefined`` raises "the UnboundLocalError that Python would have raised at the read", when a
-# staged branch that eager Python never takes reads the name. The others refuse an effect that a
-# staged statement cannot reproduce, acceptable only under jit (convert runs on concrete inputs,
-# where nothing is staged) and only for a program with that effect (program_constructs.py): a call
-# made for its effect (the README's "Not supported yet"), an append whose count depends on a traced
-# value, a container mutated where a traced value may stage it, a nested function writing the
-# nonlocal / global it names, an in-place update that another name would miss (an alias of a JAX
-# array, or of a list or dict that staging copies) or that a helper's caller would miss. The last
-# refuses a `del` of a name inside a branch or loop (docs/errors.md) in every mode, before converting.
-DOCUMENTED_LIMITATIONS = {
-    "assigned in one branch only, used after a traced if": Limitation(autograph_lite.ConversionError, re.compile(
-        r"'(?P<name>\w+)' is assigned only in the (true|false) branch"), _reads_maybe_unassigned),
-    "first assigned inside a staged loop, used after it": Limitation(autograph_lite.ConversionError, re.compile(
-        r"'(?P<name>\w+)' is first assigned inside the staged loop"), _reads_maybe_unassigned),
-    "unassigned variable read in a staged branch": Limitation(UnboundLocalError, re.compile(
-        r"cannot access local variable '(?P<name>\w+)' where it is not associated with a value"),
-        _reads_maybe_unassigned),
-    "closure over a deleted variable, called in a branch Python does not take": Limitation(NameError, re.compile(
-        r"cannot access free variable '(?P<name>\w+)' where it is not associated with a value"),
-        _closure_over_deleted),
-    "maybe-unassigned variable read in a branch of a traced if or ternary": Limitation(
-        autograph_lite.ConversionError, re.compile(
-            r"'(?P<name>\w+)' is read in the (true|false) branch of the .*, where it may be unassigned"),
-        _reads_maybe_unassigned),
-    "call made for its effect inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
-        r"(?:cannot be staged: its body calls |this call of )(?P<name>[\w.]+)\((?:\.\.\.)?\),? (?:made )?for its effect"),
-        _staged_effect),
-    "append whose count depends on a traced value": Limitation(autograph_lite.ConversionError, re.compile(
-        r"a list built with \.append\(\.\.\.\) inside .*the number of appends depends on a traced value"),
-        _staged_append),
-    "container mutated inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
-        r"which mutates a (list|dict|set|deque|bytearray)"), _staged_mutation),
-    "effect hidden in a call inside staged code (a helper's store, next(), a random draw)": Limitation(
-        autograph_lite.ConversionError, re.compile(
-            r"which (mutates a (list|dict|set|deque|bytearray|NumPy array)|advances an iterator|changes the state of a "
-            r"|changes an object of class \w+ that the staged code did not make|runs .+ \(the user's code, unconverted)"),
-        _hidden_effect),
-    "nested function assigns an outer variable inside staged code": Limitation(
-        autograph_lite.ConversionError, re.compile(r"assigns to the (nonlocal|global) variable '(?P<name>\w+)'"),
-        _nested_outer_write),
-    "in-place update of an aliased JAX array": Limitation(autograph_lite.ConversionError, re.compile(
-        r"'(?P<name>\w+)' is updated in place, but .* refer to the same JAX array"), _in_place_update),
-    "in-place update of an aliased list or dict that staging copies": Limitation(
-        autograph_lite.ConversionError, re.compile(
-            r"'(?P<name>\w+)' is updated in place, but .* refer to the same (list|dict)"), _staged_mutation),
-    "in-place update of a caller's JAX array": Limitation(autograph_lite.ConversionError, re.compile(
-        r"'(?P<name>\w+)' is updated in place"), _in_place_update),
-    # lax carries one structure per value: a dict that gains a key (or a list an item) in a traced
-    # branch or a staged loop is a StagingTypeError naming it.
-    "container whose keys change in a traced statement": Limitation(autograph_lite.StagingTypeError, re.compile(
-        r"is a (dict|list) of .*(before the staged loop but|in the true branch of the .* but) a (dict|list) of"),
-        _staged_mutation),
-    "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
-        r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
-    # A raise (or a false assert) on the concrete path happens while tracing, when a traced value has no text.
-    "exception message formatted from a traced value, raised while tracing": Limitation(
-        autograph_lite.ConversionError, re.compile(r"a string formatted from a traced value \(template .*\) is an "
-                                                   r"exception message"), lambda match, constructs, mode: mode.startswith("jit")),
-    # A `finally` that may exit drops a pending exception, as an `except` catches one: around a check, refused.
-    "a `try` around a raise under a traced condition": Limitation(autograph_lite.ConversionError, re.compile(
-        r"is raised under a traced condition, .* but the `try` at .* would catch it"),
-        lambda match, constructs, mode: mode.startswith("jit")),
-    # JAX refuses a traced mask or slice bound: the located TracedValueError at a marked line (issue #16).
-    "value JAX refuses when traced": Limitation(TracedValueError, REFUSAL, located_at_a_refusal),
-    # A program of feature mixed_dtypes (program_mixed_dtypes.py) gives a variable or an operand two
-    # dtypes; staged, the two must unify as docs/semantics.md says ("Weak types and type unification"),
-    # else the choice is a located StagingTypeError naming both dtypes.
-    "variable of two dtypes in a staged if, ternary or loop": Limitation(autograph_lite.StagingTypeError, re.compile(
-        r"\((the dtype differs|the shape and the dtype differ)\)"), _gives_two_dtypes),
-    "operands of `and` / `or` whose common dtype cannot hold both": Limitation(
-        autograph_lite.StagingTypeError, re.compile(r"their common dtype cannot hold every value of both"),
-        _gives_two_dtypes),
-    # A Python number beside a float16 / bfloat16 / (u)int8 / (u)int16 in a staged choice or loop carry takes
-    # that dtype only where it holds the number (runtime/narrow_numbers.py); feature narrow_dtypes
-    # (program_narrow_dtypes.py).
-    "Python number that a staged narrow float / int choice may not hold": Limitation(
-        autograph_lite.StagingTypeError, re.compile(r"staged, the choice has one dtype, \w+ \(eager arithmetic's "
-                                                    r"for a Python number|a staged loop carries one dtype, so it would enter as"),
-        _gives_two_dtypes),
-    "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
-        r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
-        r"cannot be converted"), _deleted_in_control_flow),
-}
 
 
 @dataclasses.dataclass(frozen=True)

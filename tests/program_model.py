@@ -128,7 +128,7 @@ class Program:
     length: int
     features: frozenset[str]
     maybe_used: frozenset[str]  # names read where they may be unassigned
-    used: frozenset[str] = frozenset()  # the optional features (program_generator.OFF_BY_DEFAULT) it uses
+    used: frozenset[str] = frozenset()  # the optional features (program_features.OFF_BY_DEFAULT) it uses
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,7 +20,7 @@ unassigned or deleted): then the converted function must raise it too, or a docu
 Environment of the long run (the Makefile sets the first ones):
 
 - ``AUTOGRAPH_LITE_FUZZ_FEATURES``: generator features relative to the default, e.g.
-  ``+break_continue,+return_in_loop`` (see ``program_generator.FEATURES``);
+  ``+break_continue,+return_in_loop`` (see ``program_features.FEATURES``);
 - ``AUTOGRAPH_LITE_FUZZ_SIZE``: the most statements in one program (16 unless set);
 - ``AUTOGRAPH_LITE_REGRESSION_DIR``: where the shrunk failing program is written as a replayable
   module (tests/regressions/ in ``make fuzz``), for tests/test_regressions.py;
@@ -48,7 +48,7 @@ ONLY = os.environ.get("AUTOGRAPH_LITE_FUZZ_ONLY")
 REGRESSION_DIR = os.environ.get("AUTOGRAPH_LITE_REGRESSION_DIR")
 SIZE = int(os.environ.get("AUTOGRAPH_LITE_FUZZ_SIZE", "16"))
 
-# The effect features (program_generator.EFFECT_FEATURES) that CI checks: the lead adds each one
+# The effect features (program_features.EFFECT_FEATURES) that CI checks: the lead adds each one
 # here once the converter's fix for it has landed (they made eager Python and the converter differ,
 # silently, when the generator learnt them). While this is empty the effect test is skipped.
 EFFECTS_IN_CI: frozenset[str] = generator.EFFECT_FEATURES
