@@ -161,10 +161,10 @@ class HelperEffects:
         """An item store into a call's result: ``vars(TALLY)['count'] = ...``, ``grid_row()[2] = ...``,
         ``grid_row()[3] += 1``, and an in-place ``+=`` on such an item that is a module-level list
         (``Pools(r=BAG)['r'] += [0]``)."""
-        if self.draw(st.booleans()):
+        helper = self.draw(st.sampled_from(["tally_by_vars", "grid_set", "grid_add", "bag_add"]))
+        if helper == "tally_by_vars":
             self.hidden_state("tally", "Tally", "TALLY", "tally_by_vars")
             return E("tally_by_vars()", COUNTER_BOUND, False)
-        helper = self.draw(st.sampled_from(["grid_set", "grid_add", "bag_add"]))
         if helper == "bag_add":
             self.hidden_state("bag", "BAG", "Pools", helper)
             return E(f"{helper}()", COUNTER_BOUND, False)
