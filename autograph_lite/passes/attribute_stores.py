@@ -1,6 +1,6 @@
-"""A statement that changes an attribute of an object is checked before it, or made by the runtime:
+"""A statement that changes an attribute of an object is made by the runtime, or checked before it:
 
-    self.a, self.b = v  ->  _ag.check_attribute_assignment(lambda: self, 'self.a'); ...; self.a, self.b = v
+    del self.a, self.b  ->  _ag.check_attribute_assignment(lambda: self, 'self.a'); ...; del self.a, self.b
 
 A method or helper that changes an object (a counter on a module-level instance, a cache on a model)
 and is called from a staged branch or loop body would run once while tracing, whatever the condition
@@ -19,15 +19,16 @@ statement passes (``passes.effects``) what the store does, as an assignment's ta
     q.w += v     ->  _ag.setattr(_ag.augmented(q.w, v, '+='), q, 'w', effect='assigns to q.w')
     del q.w      ->  _ag.delattr(q, 'w', 'q.w')
 
-(``q.w`` then read through ``_ag.getattr`` by the calls pass). Left as written, with the check below:
-a tuple or chained target (``q.a, q.b = v``, ``q.a = r.b = v``), an annotated one, a private name
-the class mangles (``self.__w``), and an augmented store into an owner that is not one of the
-function's own locals (read twice: ``a.b`` would run a getter twice, and a global that a call in the
-value rebinds would be read anew, ``STATS.n += reset()``).
+(``q.w`` then read through ``_ag.getattr`` by the calls pass). A tuple, chained, annotated, ``for``
+or ``with`` target reaches this pass as assignments of one target each (``passes.plain_targets``).
+Left as written, with the check below: a ``del`` of several targets, a private name the class
+mangles (``self.__w``), and an augmented store into an owner that is not one of the function's own
+locals (read twice: ``a.b`` would run a getter twice, and a global that a call in the value rebinds
+would be read anew, ``STATS.n += reset()``).
 
 Where the store stays as written, only an object that evaluating twice is harmless is checked: a
 name or a chain of attributes of a name (``self``, ``TALLY``, ``self.state``), or of subscripts by
-names and constants (``ITEMS[0]``, ``self.layers[i]``); ``make()[0].a, w = v`` is left without a check.
+names and constants (``ITEMS[0]``, ``self.layers[i]``); ``make()[0].__w = v`` is left without a check.
 Assignments (``=``, augmented, annotated) and ``del`` are checked; nested functions and classes were
 rewritten on their own (a class body is not rewritten).
 
@@ -178,8 +179,8 @@ def _is_number(value: gast.expr) -> bool:
 
 def _runtime_store(statement: gast.stmt, own_locals: frozenset[str]) -> gast.stmt | None:
     """The store of ``statement`` made by the runtime, or ``None`` where it stays as written with its
-    check: a tuple or chained target, an annotated one, a private (mangled) name, an augmented store
-    whose owner is not one of the function's own locals (read twice below: a chain would run its
+    check: a ``del`` of several targets, a private (mangled) name, an augmented store whose owner is
+    not one of the function's own locals (read twice below: a chain would run its
     getters twice, and a global another call rebinds would be read anew)."""
     line = statement.lineno
     if isinstance(statement, gast.Delete):

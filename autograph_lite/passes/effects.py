@@ -54,17 +54,17 @@ def _own_effect(statement: gast.stmt) -> str | None:
     if not isinstance(value, gast.Call) or not isinstance(statement, (gast.Expr, gast.Assign)):
         return None
     if isinstance(statement, gast.Expr) and not _faithful(value):
-        return f"calls {text(_callee(value))}(...) for its effect"
+        return f"calls {text(nodes.users_call(value)[0])}(...) for its effect"
     return _reported_effect(value)
 
 
 def _targets(statement: gast.stmt) -> list[gast.expr]:
+    """The targets that may store into an attribute or an item. A ``for`` loop's or a ``with`` item's
+    stores only into names here: ``passes.plain_targets`` made any other an assignment of its own."""
     if isinstance(statement, gast.Assign):
         return statement.targets
-    if isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)):
+    if isinstance(statement, (gast.AugAssign, gast.AnnAssign)):
         return [statement.target]
-    if isinstance(statement, gast.With):
-        return [item.optional_vars for item in statement.items if item.optional_vars is not None]
     return []
 
 
@@ -83,10 +83,6 @@ def _faithful(call: gast.Call) -> bool:
         return True  # the runtime's own statements check their bodies themselves
     first = call.args[0] if call.args else None
     return isinstance(first, gast.Name) and first.id == "print"
-
-
-def _callee(call: gast.Call) -> gast.expr:
-    return call.args[0] if nodes.runtime_operator(call.func) == "call" and call.args else call.func
 
 
 def text(node: gast.AST) -> str:

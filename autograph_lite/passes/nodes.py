@@ -69,6 +69,17 @@ def runtime_operator(function: gast.expr) -> str | None:
     return None
 
 
+def users_call(call: gast.Call) -> tuple[gast.expr, list[gast.expr]]:
+    """The user's callee and arguments of ``call``, which the calls pass may have routed through the
+    runtime (``_ag.call(f, x)``, or ``_ag.call_for_effect('f', f, x)`` as a statement)."""
+    operator = runtime_operator(call.func)
+    if operator == "call" and call.args:
+        return call.args[0], call.args[1:]
+    if operator == "call_for_effect" and len(call.args) > 1:
+        return call.args[1], call.args[2:]
+    return call.func, call.args
+
+
 def runtime_call(operator: str, arguments: list[gast.expr], line: int, keywords: list | None = None) -> gast.Call:
     """``_ag.<operator>(*arguments, **keywords)``."""
     function = _made(gast.Attribute, {"value": name(RUNTIME, line), "attr": operator, "ctx": _LOAD}, line)

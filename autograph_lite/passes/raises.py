@@ -74,7 +74,7 @@ def _statement(node: gast.stmt) -> gast.stmt:
         node.test = nodes.runtime_call("assert_", arguments, node.lineno)
     elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call) and _may_warn(node.value):
         call = node.value
-        callee, arguments = _callee_and_arguments(call)
+        callee, arguments = nodes.users_call(call)
         node.value = nodes.runtime_call("warn", [callee, *arguments], call.lineno, call.keywords)
     elif isinstance(node, TRY_STATEMENTS) and node.handlers:
         caught = nodes.tuple_of([h.type or nodes.name("BaseException", h.lineno) for h in node.handlers], node.lineno)
@@ -101,30 +101,16 @@ def _let_conversion_errors_through(handler: gast.ExceptHandler) -> None:
 def _deferred(expression: gast.expr) -> gast.expr:
     """``expression`` with its exception-message f-strings kept as deferred text for a run-time check."""
     for node in gast.walk(expression):
-        if isinstance(node, gast.Call) and _is_runtime_call(node, "format_message"):
+        if isinstance(node, gast.Call) and nodes.runtime_operator(node.func) == "format_message":
             node.func.attr = "format_string"
     return expression
 
 
 def _may_warn(call: gast.Call) -> bool:
     """A call that may be ``warnings.warn`` (the runtime checks which function it is)."""
-    callee, _ = _callee_and_arguments(call)
+    callee, _ = nodes.users_call(call)
     return (isinstance(callee, gast.Attribute) and callee.attr == "warn") or (
         isinstance(callee, gast.Name) and callee.id == "warn")
-
-
-def _callee_and_arguments(call: gast.Call) -> tuple[gast.expr, list[gast.expr]]:
-    """The user's callee and arguments of ``call``, which the calls pass may have rewritten
-    (``_ag.call(f, x)``, or ``_ag.call_for_effect(effect, f, x)`` as a statement)."""
-    if _is_runtime_call(call) and call.args:
-        return call.args[0], call.args[1:]
-    if _is_runtime_call(call, "call_for_effect") and len(call.args) > 1:
-        return call.args[1], call.args[2:]
-    return call.func, call.args
-
-
-def _is_runtime_call(call: gast.Call, operator: str = "call") -> bool:
-    return nodes.runtime_operator(call.func) == operator
 
 
 def _generated(expression: gast.expr) -> bool:
@@ -146,16 +132,16 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
         _note_binding(node, bound)
         if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Attribute):
             continue
-        if _is_runtime_call(node, "getitem") or _is_runtime_call(node, "and_") or _is_runtime_call(node, "or_"):
+        if nodes.runtime_operator(node.func) in ("getitem", "and_", "or_"):
             return True  # an index past the end; a lazy operand's error (runtime.logic._evaluated_anyway)
-        callee, _ = _callee_and_arguments(node)
+        callee, _ = nodes.users_call(node)
         if callee is not node.func:  # _ag.call(f, ...), or _ag.call_for_effect(effect, f, ...)
             if isinstance(callee, gast.Name):
                 named_calls.append(node)
             elif _call_may_check(node, None):
                 return True
     for call in named_calls:
-        name = _callee_and_arguments(call)[0].id
+        name = nodes.users_call(call)[0].id
         if _call_may_check(call, None if name in bound or defined_outside(name) else name):
             return True
     return False
@@ -163,7 +149,7 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
 
 def _call_may_check(call: gast.Call, builtin: str | None) -> bool:
     """Whether ``_ag.call(callee, ...)`` may stage a check (``builtin``: the builtin the callee names)."""
-    callee, arguments = _callee_and_arguments(call)
+    callee, arguments = nodes.users_call(call)
     if isinstance(callee, gast.Lambda):
         return False  # its body is part of the function's rewrite, walked with it
     if isinstance(callee, gast.Attribute) and callee.attr in _CONTAINER_METHODS:
