@@ -23,6 +23,11 @@ and converted on NumPy copies of its float arrays, the only arrays Python can up
 the arguments after the call, which the caller sees, must agree too. ``jit`` is compared on results
 and output only: its arguments are JAX arrays, which no program can update in place, so an update
 that Python would make in place must reach the caller as a returned value or be refused.
+
+The state the program keeps in its own module (``COUNTER``, ``BAG``, a class's counter) must be
+eager's after each converted run and after the ``jit`` call that traces (program_module_state.py):
+a helper's effect that happens once while tracing is wrong there even where it never reaches the
+result. Later ``jit`` calls run the cached program, which runs none of ``f``'s Python.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from program_constructs import Constructs, analyse
 from program_dtypes import Kind, dtype_difference, kinds
 from program_limitations import DOCUMENTED_LIMITATIONS
 from program_model import Case
+from program_module_state import module_state, state_difference
 from program_raises import is_generated_check
 from program_rounding import FUSED_ROUNDING, explained_by_rounding
 from support import assert_same, load_source
@@ -124,6 +130,7 @@ class _Reference:
     after: tuple
     error: Exception | None = None
     kinds: tuple[Kind | None, ...] = ()  # the kind of each leaf of the result, before the snapshot
+    module_state: dict[str, Any] = dataclasses.field(default_factory=dict)  # program_module_state.py
 
 
 class ItemMutableArray(np.ndarray):
@@ -180,13 +187,15 @@ def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> li
                 references.append(_Reference(tuple(args), None, out.getvalue(), (), error))
             continue
         references.append(_Reference(tuple(args), _snapshot(result), out.getvalue(), _snapshot(call_args),
-                                     kinds=tuple(kinds(result))))
+                                     kinds=tuple(kinds(result)), module_state=module_state(fn.__globals__)))
     return references
 
 
-def _compare(reference: _Reference, mode: str, result: Any, stdout: str, after: tuple | None) -> Outcome | None:
+def _compare(reference: _Reference, mode: str, result: Any, stdout: str, after: tuple | None,
+             state: dict[str, Any] | None = None) -> Outcome | None:
     """A mismatch of one run against the eager one, or None; ``after``: the arguments after the
-    run, when the caller can see in-place updates (NumPy arrays)."""
+    run, when the caller can see in-place updates (NumPy arrays); ``state``: the program module's
+    state after the run (program_module_state.py), where the run executed ``f``'s Python."""
     difference = _same(result, reference.result)
     if difference is not None:
         return Outcome("mismatch", "", mode, difference, reference.args, reference.result, result)
@@ -200,12 +209,19 @@ def _compare(reference: _Reference, mode: str, result: Any, stdout: str, after: 
     if difference is not None:
         message = f"the arguments after the call differ from eager Python's: {difference}"
         return Outcome("mismatch", "arguments", mode, message, reference.args, reference.after, _snapshot(after))
+    difference = None if state is None else state_difference(state, reference.module_state)
+    if difference is not None:
+        message = f"the module's state after the call differs from eager Python's: {difference}"
+        return Outcome("mismatch", "module state", mode, message, reference.args, reference.module_state, state)
     return None
 
 
 def _run(function: Callable, reference: _Reference, constructs: Constructs, mode: str,
-         compare_arguments: bool) -> Outcome | None:
-    """Run ``function`` on fresh arguments; a mismatch, an error's outcome, or None when it agrees."""
+         compare_arguments: bool, namespace: dict[str, Any] | None = None) -> Outcome | None:
+    """Run ``function`` on fresh arguments; a mismatch, an error's outcome, or None when it agrees.
+
+    ``namespace``: the program module's, where the run executes ``f``'s Python (converted; the call of
+    ``jit`` that traces), so that the state it leaves there is eager's."""
     args = _arguments(reference.args, constructs.numpy_inputs)
     expected = reference.error
     out = io.StringIO()
@@ -232,7 +248,8 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
     if expected is not None:
         message = f"returned {result!r} where eager Python raised {expected!r}"
         return Outcome("mismatch", "exception", mode, message, reference.args, expected, result)
-    return _compare(reference, mode, result, stdout, args if compare_arguments else None)
+    state = None if namespace is None else module_state(namespace)
+    return _compare(reference, mode, result, stdout, args if compare_arguments else None, state)
 
 
 def _has_hidden_effects(function: Callable) -> bool:
@@ -288,7 +305,8 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
     except autograph_lite.ConversionError as error:  # refused before any call, as a `del` in a loop is
         return _classify(error, constructs, "convert")
     for reference in references:
-        outcome = _run(converted, reference, constructs, "convert", compare_arguments=constructs.numpy_inputs)
+        outcome = _run(converted, reference, constructs, "convert", compare_arguments=constructs.numpy_inputs,
+                       namespace=fn.__globals__)
         if outcome is not None:
             return outcome
     jitted = autograph_lite.jit(fn)
@@ -298,16 +316,18 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
         with jax.default_device(device):
             for which, reference in calls:
                 mode = f"jit[{device.platform}] {which}"
-                outcome = _run_jitted(jitted, reference, constructs, mode)
+                traces = device == jax.devices()[0] and which == "first call"  # later calls run the cache
+                outcome = _run_jitted(jitted, reference, constructs, mode, fn.__globals__ if traces else None)
                 if outcome is not None:
                     return outcome
     return Outcome("agree")
 
 
-def _run_jitted(jitted: Callable, reference: _Reference, constructs: Constructs, mode: str) -> Outcome | None:
+def _run_jitted(jitted: Callable, reference: _Reference, constructs: Constructs, mode: str,
+                namespace: dict[str, Any] | None) -> Outcome | None:
     """:func:`_run` under ``jit``, where values that differ only by XLA's rounding are no mismatch
     (program_rounding.py)."""
-    outcome = _run(jitted, reference, constructs, mode, compare_arguments=False)
+    outcome = _run(jitted, reference, constructs, mode, compare_arguments=False, namespace=namespace)
     if outcome is not None and outcome.kind == "mismatch" and not outcome.detail and explained_by_rounding(
             jitted, lambda: _arguments(reference.args, constructs.numpy_inputs), reference.result, _same):
         return dataclasses.replace(outcome, kind="limitation", detail=FUSED_ROUNDING)
