@@ -24,6 +24,7 @@ from .passes.raises import CHECK_OPERATORS, may_reach_check
 from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
 from .runtime.calls import Calls
+from .runtime.code_sets import CodeMap, CodeSet
 from .runtime.effects import changes_random_state, registers_with_parent
 from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
@@ -34,13 +35,13 @@ _compiled: dict[tuple[types.CodeType, int], codegen.CompiledCode] = {}
 _CONVERTED_ATTRIBUTE = "__autograph_lite_converted__"
 _operators: dict[str, Operators] = {}
 # Every code object that conversion produced: calls to these need no conversion.
-_converted_codes: set[types.CodeType] = set()
+_converted_codes = CodeSet()
 # The converted functions' code objects whose code (nested functions included) may stage a run-time check.
-_checking_codes: set[types.CodeType] = set()
+_checking_codes = CodeSet()
 # Whether the others may reach one through what they call (another function, an implicit check):
 # decided when `autograph_lite.jit` first asks (`stages_checks(..., through_calls=True)`), not on every
 # conversion, since most converted functions are helpers reached while tracing, never asked about.
-_reaching_codes: dict[types.CodeType, bool] = {}
+_reaching_codes: CodeMap[bool] = CodeMap()
 _MISSING = object()
 
 
@@ -208,7 +209,7 @@ def stages_checks(converted: Callable, through_calls: bool = False) -> bool:
     code = getattr(converted, "__code__", None)
     if code in _checking_codes:
         return True
-    if code not in _converted_codes:
+    if not isinstance(code, types.CodeType) or code not in _converted_codes:
         return False
     if not hasattr(converted, "__wrapped__"):
         # Defined inside converted code: its rewrite is part of its parent's, with no function of its

@@ -26,6 +26,7 @@ from .. import callables, callees
 from ..errors import ConversionError
 from . import appends, attribute_loads, attribute_stores, dataclass_init, effects, function_arguments
 from .builtins import TRACED_BUILTINS
+from .code_sets import CodeSet
 from .iteration import open_builtin
 from .locations import caller_location
 from .ownership import CONTAINERS, refuse
@@ -41,7 +42,7 @@ class Calls:
     def __init__(
         self,
         convert_function: Callable[[types.FunctionType], Callable[..., Any]],
-        converted_codes: set[types.CodeType],
+        converted_codes: CodeSet,
         convert_argument: Callable[[Any], Any],
     ) -> None:
         self.convert_function = convert_function

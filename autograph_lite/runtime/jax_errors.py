@@ -29,6 +29,7 @@ import jaxlib
 from ..errors import ConversionError, Location, TracedValueError
 from . import conditionals, staged_loops
 from .carry_errors import Site
+from .code_sets import CodeSet
 from .locations import PACKAGE_DIRECTORY
 
 _HIDDEN = tuple(os.path.dirname(os.path.abspath(module.__file__ or "")) + os.sep for module in (jax, jaxlib))
@@ -152,8 +153,8 @@ def translates(error: BaseException) -> bool:
     return kind_of(error) is not None and _outermost(sys._getframe(2))
 
 
-_entry_codes: set[types.CodeType] = set()
-_converted_codes: set[types.CodeType] = set()
+_entry_codes = CodeSet()
+_converted_codes = CodeSet()
 
 
 def register(entry: types.CodeType, codes: Iterable[types.CodeType]) -> None:
