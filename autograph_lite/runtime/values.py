@@ -17,6 +17,7 @@ from jax.extend import core as jex_core
 from jax.tree_util import PyTreeDef
 
 from ..errors import Location, TracedPredicateError, UnassignedReadError
+from .session import current
 
 # ShapeDtypeStruct: what a branch or loop body returned, kept abstract once its trace is over.
 _ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, bool, int, float, complex, jax.ShapeDtypeStruct)
@@ -97,7 +98,9 @@ class Undefined(_FailsOnUse):
         return f"Undefined({self.name!r})"
 
     def _fail(self) -> NoReturn:
-        raise UnassignedReadError(self.name)
+        if not current().staged:  # Python's own read, on no path a staged statement traces: its error
+            raise UnboundLocalError(f"cannot access local variable {self.name!r} where it is not associated with a value")
+        raise UnassignedReadError(self.name)  # a staged statement's trace: it decides what the read means
 
 
 class OneBranchValue(_FailsOnUse):
