@@ -33,7 +33,6 @@ class Constructs:
     in_place: frozenset[str] = frozenset()  # arrays helpers update in place: parameters and arguments
     numpy_inputs: bool = False  # a helper stores into a subscript: the reference needs NumPy arrays
     deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while / match of f unbinds
-    deleted_and_closed_over: frozenset[str] = frozenset()  # names f deletes that a lambda / def inside f reads
 
 
 def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Constructs:
@@ -56,19 +55,7 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
         in_place=frozenset(in_place),
         numpy_inputs=bool(helpers),
         deleted_in_control_flow=frozenset() if main is None else _deleted_in_control_flow(main),
-        deleted_and_closed_over=frozenset() if main is None else _deleted_and_closed_over(main),
     )
-
-
-def _deleted_and_closed_over(function: ast.FunctionDef) -> frozenset[str]:
-    """The names a ``del`` in ``function`` unbinds that a lambda or def nested in it reads: called after
-    the ``del`` in a branch eager Python does not take, such a closure raises ``NameError`` only under
-    ``jit``, which traces both branches."""
-    deleted = {target.id for node in ast.walk(function) if isinstance(node, ast.Delete)
-               for target in node.targets if isinstance(target, ast.Name)}
-    read = {node.id for nested in ast.walk(function) if isinstance(nested, _NESTED) and nested is not function
-            for node in ast.walk(nested) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
-    return frozenset(deleted & read)
 
 
 def _deleted_in_control_flow(function: ast.FunctionDef) -> frozenset[str]:

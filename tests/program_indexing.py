@@ -7,7 +7,11 @@ constants (a global read by ``f``); the index is any int expression folded into 
 ``e % n`` (Python's ``%`` by a positive divisor is never negative) and, now and then, the same
 counted from the end, ``e % n - n``, so that negative indices occur. The lambdas of one list keep
 their argument's type (an int stays an int, a float a float), as the branches of one ``lax.switch``
-must; the index is never out of range (eager Python would raise, and the case be discarded).
+must. Now and then the index is a constant one past the end (``TABLE0[3]`` of three numbers): eager
+Python raises ``IndexError`` wherever it evaluates it (an input set on which it does is discarded),
+and where it does not (a branch, an arm or a loop body it skips on those inputs) the converted
+program must not raise either, though it traces them (docs/semantics.md, "Python errors in code that
+eager Python skips").
 
 Bounds: a number is at most :data:`LARGEST` in magnitude; a lambda at most doubles its argument
 and adds at most 3, so the argument is clipped to keep the result under the builder's guard.
@@ -45,7 +49,10 @@ class Indexing:
             self.inside_index = False
 
     def list_index(self, length: int, scope: Scope) -> str:
-        """An int expression in ``[-length, length)``: folded with ``%``, sometimes counted from the end."""
+        """An int expression in ``[-length, length)``: folded with ``%``, sometimes counted from the end;
+        or, rarely, the constant ``length``, past the end."""
+        if self.chance(4):
+            return str(length)
         inner = self.small(self.expr("i", scope, self.draw(st.integers(0, 2))), CLIP)
         folded = f"({inner.text} % {length})"
         return f"({folded} - {length})" if self.chance(25) else folded

@@ -30,10 +30,6 @@ def _reads_maybe_unassigned(match: re.Match[str], constructs: Constructs, mode: 
     return match.group("name") in constructs.maybe_used
 
 
-def _closure_over_deleted(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
-    return mode.startswith("jit") and match.group("name") in constructs.deleted_and_closed_over
-
-
 def _staged_append(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
     return mode.startswith("jit") and any(callee.endswith(".append") for callee in constructs.staged_effects)
 
@@ -94,9 +90,6 @@ DOCUMENTED_LIMITATIONS = {
     "unassigned variable read in a staged branch": Limitation(UnboundLocalError, re.compile(
         r"cannot access local variable '(?P<name>\w+)' where it is not associated with a value"),
         _reads_maybe_unassigned),
-    "closure over a deleted variable, called in a branch Python does not take": Limitation(NameError, re.compile(
-        r"cannot access free variable '(?P<name>\w+)' where it is not associated with a value"),
-        _closure_over_deleted),
     "maybe-unassigned variable read in a branch of a traced if or ternary": Limitation(
         autograph_lite.ConversionError, re.compile(
             r"'(?P<name>\w+)' is read in the (true|false) branch of the .*, where it may be unassigned"),

@@ -175,10 +175,12 @@ def raises_in_branch(x, flag):
 
 
 def raises_in_traced_branch(x):
+    # Both branches raise JAX's TypeError while traced, so the `if` does while tracing (had only one
+    # of them, it would be a run-time check: tests/test_python_errors_in_skipped_code.py).
     if x > 0:
         y = jnp.ones(3) + jnp.ones(4)
     else:
-        y = x
+        y = jnp.ones(2) + jnp.ones(5)
     return y
 
 

@@ -24,7 +24,7 @@ from .carry_errors import Sides, Site
 from .locations import location_of, presenting
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import runs_when
-from .raises import PathRaises
+from .raises import PathRaises, python_errors_at_run_time
 from .selects import COND, SELECT, SELECT_REASON, cond_or_select
 from .session import current
 from .values import Split, is_traced, to_predicate, zeros_like_value
@@ -111,7 +111,7 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
         except TypeError as error:
             arrays, failure = None, error
         if len(traces.raised) == 2:
-            return _both_raise(site)
+            return _both_raise(site, traces.errors)
         splits = traces.with_raised_filled()
         if failure is not None and traces.raised and not traces.retried:
             traces.retried = True  # the raising branch now knows the other branch's outputs
@@ -167,13 +167,16 @@ class _Traces:
     splits: dict[str, Split] = dataclasses.field(default_factory=dict)
     known: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # a branch's output avals
     raised: set[str] = dataclasses.field(default_factory=set)
+    errors: dict[str, Exception] = dataclasses.field(default_factory=dict)  # a raising branch's error of Python's
     retried: bool = False
     # per branch: the first output whose cast to a narrower dtype may change it (index, value, dtype)
     lossy: dict[str, tuple[int, tuple[str, str], Any]] = dataclasses.field(default_factory=dict)
 
-    def raising(self, key: str) -> list[Any]:
+    def raising(self, key: str, error: Exception | None) -> list[Any]:
         """The outputs of a branch that raises at run time: zeros like the other branch's, if known."""
         self.raised.add(key)
+        if error is not None:
+            self.errors[key] = error
         other = self.known.get(_other(key))
         if other is None:
             return []  # unless there is nothing to return, lax.cond fails; the next attempt knows the other
@@ -199,10 +202,14 @@ def _other(key: str) -> str:
     return "false" if key == "true" else "true"
 
 
-def _both_raise(site: Site) -> tuple:
-    """Both branches raise at run time: so does whatever encloses the ``if``, unless nothing does."""
+def _both_raise(site: Site, errors: dict[str, Exception]) -> tuple:
+    """Both branches raise at run time: so does whatever encloses the ``if``, unless nothing does. Then
+    an error of Python's that one raises is raised now, as eager Python raises it on one of the paths."""
+    python_error = errors.get("true") or errors.get("false")
     if current().staged:
-        raise PathRaises()
+        raise PathRaises(python_error)
+    if python_error is not None:
+        raise python_error
     raise ConversionError(
         f"every path through this {site.construct} raises, and its condition is traced, so the function "
         "has no value to return while tracing",
@@ -246,8 +253,8 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         try:
             with runs_when(branch.runs_when):
                 values = _run_branch(branch)
-        except PathRaises:
-            return traces.raising(branch.key)
+        except PathRaises as raised:
+            return traces.raising(branch.key, raised.error)
         for index, template in adjustment.fills:
             values[index] = zeros_like_value(template)
         for index in adjustment.assigned:
@@ -270,7 +277,8 @@ def _run_branch(branch: _Branch) -> list[Any]:
     """One trace of the branch's function, on fresh copies of its operands."""
     site = branch.site
     try:
-        return run_on_copies(branch.fn, branch.operands, site.location)
+        with python_errors_at_run_time(site.location):
+            return run_on_copies(branch.fn, branch.operands, site.location)
     except UnassignedReadError as error:
         raise StagingTypeError(
             f"'{error.name}' is read in the {branch.key} branch of the {site.construct}, where it may be "

@@ -10,9 +10,13 @@ import dis
 import inspect
 import os
 import sys
+import sysconfig
 import types
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+
+import jax
+import jaxlib
 
 from ..errors import Location
 
@@ -62,6 +66,27 @@ def caller_location() -> Location | None:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(PACKAGE_DIRECTORY):
         frame = frame.f_back
     return None if frame is None else Location(frame.f_code.co_filename, frame.f_lineno)
+
+
+# Where frames that are not the user's code live: JAX's, the standard library's, installed packages'.
+_NOT_USERS = tuple(os.path.abspath(path) + os.sep for path in {
+    *(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")),
+    *(os.path.dirname(os.path.abspath(module.__file__ or "")) for module in (jax, jaxlib)),
+})
+
+
+def raised_at(error: BaseException) -> Location | None:
+    """The innermost line of the user's code that ``error``'s traceback passes through (converted code
+    runs with the user's file and lines): where eager Python would raise it, as far as the user's code
+    goes; None if no frame outside this package, JAX and the installed libraries is in it."""
+    found = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        filename = os.path.abspath(traceback.tb_frame.f_code.co_filename)
+        if not filename.startswith(PACKAGE_DIRECTORY) and not filename.startswith(_NOT_USERS):
+            found = Location(traceback.tb_frame.f_code.co_filename, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return found
 
 
 def stored_lines(helper: Callable[..., Any], name: str) -> list[int]:

@@ -75,7 +75,9 @@ def compare(left: Any, *chain: Any) -> Any:
     """``left op1 b op2 c ...`` from ``compare(left, op1, lambda: b, op2, lambda: c)``.
 
     Each middle operand is evaluated once, and only if the comparisons before it did not already
-    decide the result, as in Python. ``in`` / ``not in`` with a traced element or container give a
+    decide the result, as in Python; after a traced comparison it is evaluated anyway, and an error
+    of Python's it raises then is a run-time check where the comparisons before it hold
+    (:func:`_evaluated_anyway`). ``in`` / ``not in`` with a traced element or container give a
     traced bool (``membership``).
     """
     operators, operands = chain[0::2], chain[1::2]
@@ -84,7 +86,9 @@ def compare(left: Any, *chain: Any) -> Any:
         if result is not None and not is_traced(result) and not result:
             return result
         right = (operand() if result is None or not is_traced(result)
-                 else _evaluated_anyway(operand, "comparison", _truth_of(result, operand)))
+                 else _evaluated_anyway(operand, "comparison", _truth_of(result, operand), fallback=_END))
+        if right is _END:  # raises at run time where needed; elsewhere the chain is decided: False
+            return result
         if symbol in _MEMBERSHIP:
             step = membership.contains(left, right, _MEMBERSHIP[symbol], operand)
         else:
@@ -175,7 +179,8 @@ def truth_fold(iterable: Any, stops_on: bool) -> Any:
             element = next(iterator, _END)
         else:
             undecided = _truth_of(combined, None, holds=not stops_on)
-            element = _evaluated_anyway(lambda: next(iterator, _END), name, undecided, location)
+            # an error drawing it raises at run time where undecided; a generator that raised is done
+            element = _evaluated_anyway(lambda: next(iterator, _END), name, undecided, location, fallback=_END)
         if element is _END:
             return not stops_on if combined is None else combined
         if not is_traced(element):

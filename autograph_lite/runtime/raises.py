@@ -23,20 +23,21 @@ check: a located error (:func:`.run_time_checks.stage_exception`).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError
-from .locations import caller_location
+from .locations import caller_location, raised_at
 from .paths import output_staged, path_predicate, skippable
 from .printing import DeferredText, at_run_time
-from .run_time_checks import caught_by, stage_exception
+from .run_time_checks import caught_by, raised_as_eager_would, stage_exception
 from .session import current
 from .values import any_traced, is_traced, to_predicate
 from .values import ld as checked_read
@@ -47,7 +48,32 @@ _NO_CAUSE = object()
 class PathRaises(BaseException):
     """At trace time: every path from here raises at run time (a check is staged), so the staged
     statement being traced stops tracing this branch or body. A ``BaseException``, so that no
-    ``except Exception`` of the user's takes it for an error."""
+    ``except Exception`` of the user's takes it for an error. ``error``: the error of Python's that
+    the path raises, where its trace raised one (:func:`python_errors_at_run_time`)."""
+
+    def __init__(self, error: Exception | None = None) -> None:
+        super().__init__()
+        self.error = error
+
+
+@contextlib.contextmanager
+def python_errors_at_run_time(location: Location | None) -> Iterator[None]:
+    """Around the trace of staged code that eager Python runs only where the path to it holds (a branch
+    of a traced ``if``, an arm of a traced conditional expression, a switch's branch, a staged loop's
+    body): an error of Python's or a library's that the trace raises (an index past a list's end, a
+    closure over a deleted name) becomes a run-time check raising it on that path, as a ``raise``
+    written there does, and the traced path ends with :class:`PathRaises`. Eager Python raises it
+    only where it runs that code; traced, the code runs whatever the condition. What only tracing
+    raises, and the converter's own errors, pass through
+    (:func:`.run_time_checks.raised_as_eager_would`). ``location``: where to report it if no frame
+    of the user's code is in its traceback."""
+    try:
+        yield
+    except Exception as error:
+        if not raised_as_eager_would(error):
+            raise
+        stage_exception(True, error, raised_at(error) or location)
+        raise PathRaises(error) from error
 
 
 def not_for_handlers(exception: BaseException) -> None:

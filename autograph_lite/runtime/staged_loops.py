@@ -24,9 +24,9 @@ from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, staged_cond
 from .iteration import TracedRange, as_python_int
-from .locations import presenting
+from .locations import location_of, presenting
 from .promotion import reads_bools_as_numbers
-from .raises import PathRaises
+from .raises import PathRaises, python_errors_at_run_time
 from .static_loop_policy import StaticSequence
 from .traced_bodies import TracedBody
 from .values import is_traced, to_predicate
@@ -243,12 +243,13 @@ def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
     A carried bool that the body turns into a number starts as that number only where the first
     iteration (the body, and the loop's ``test`` if it has one) reads it as one (:mod:`.promotion`).
     ``runs`` tells when an iteration runs, for run-time checks in the body (a while loop's test); a body
-    that raises at run time leaves the carry as it is: the program stops at the check.
+    that raises at run time leaves the carry as it is: the program stops at the check. An error of
+    Python's that the trace raises is such a check (a loop that runs zero times never raises it).
     """
     values = carry.split.rebuild(arrays)
     appends.carry_entered(values, carry.entry)
     try:
-        with paths.runs_when(runs or (lambda: True)):
+        with paths.runs_when(runs or (lambda: True)), python_errors_at_run_time(location_of(body)):
             returned = body(*values)
     except PathRaises:
         return list(arrays)

@@ -38,7 +38,7 @@ from .locations import location_of
 from .logic import or_
 from .narrow_numbers import cast_loses_value
 from .paths import runs_when
-from .raises import PathRaises
+from .raises import PathRaises, python_errors_at_run_time
 from .values import Split, Undefined, is_traced, zeros_like_value
 from .weak_types import cast_as_eager
 
@@ -389,6 +389,7 @@ def _converted(array: Any, path: tuple[Any, ...]) -> Any:
 def _run_branch(branch: Branch, chain: _Chain) -> list[Any]:
     """One trace of the branch's function, on fresh copies of the operands (see ``conditionals``)."""
     try:
-        return run_on_copies(branch, chain.operands, location_of(branch))
+        with python_errors_at_run_time(location_of(branch)):
+            return run_on_copies(branch, chain.operands, location_of(branch))
     except UnassignedReadError as error:
         raise _NotAsIs() from error
