@@ -28,6 +28,9 @@ The state the program keeps in its own module (``COUNTER``, ``BAG``, a class's c
 eager's after each converted run and after the ``jit`` call that traces (program_module_state.py):
 a helper's effect that happens once while tracing is wrong there even where it never reaches the
 result. Later ``jit`` calls run the cached program, which runs none of ``f``'s Python.
+
+With the generator's ``vmap`` feature, ``jit(vmap(convert(f)))`` over the input sets stacked must give
+each set eager's result too (program_vmap.py).
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ from program_model import Case
 from program_module_state import module_state, state_difference
 from program_raises import is_generated_check
 from program_rounding import FUSED_ROUNDING, explained_by_rounding
+from program_vmap import MODE as VMAP_MODE
+from program_vmap import comparable, vmapped_lanes
 from support import assert_same, load_source
 
 import autograph_lite
@@ -289,8 +294,9 @@ def _raised_as_eager(error: Exception, expected: Exception, function: Callable) 
 
 
 def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[str] = frozenset(),
-                   dtype_changes: bool = False) -> Outcome:
-    """Compare ``fn`` eagerly, ``convert(fn)`` on concrete inputs and ``jit(fn)`` traced, on every device.
+                   dtype_changes: bool = False, vmapped: bool = False) -> Outcome:
+    """Compare ``fn`` eagerly, ``convert(fn)`` on concrete inputs and ``jit(fn)`` traced, on every device;
+    with ``vmapped``, ``jit(vmap(convert(fn)))`` over the stacked inputs too (program_vmap.py).
 
     ``maybe_used``: the names ``fn`` reads where they may be unassigned; ``dtype_changes``: ``fn`` gives
     a variable or an operand two dtypes (documented limitations apply to both).
@@ -320,6 +326,21 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
                 outcome = _run_jitted(jitted, reference, constructs, mode, fn.__globals__ if traces else None)
                 if outcome is not None:
                     return outcome
+    if vmapped and comparable(references, constructs.hidden_effects, constructs.numpy_inputs):
+        return _run_vmapped(fn, references, constructs)
+    return Outcome("agree")
+
+
+def _run_vmapped(fn: Callable, references: Sequence[_Reference], constructs: Constructs) -> Outcome:
+    """Each lane of ``jit(vmap(convert(fn)))`` against eager's result on its input set."""
+    try:
+        lanes = vmapped_lanes(fn, [reference.args for reference in references])
+    except Exception as error:
+        return dataclasses.replace(_classify(error, constructs, VMAP_MODE), inputs=references[0].args)
+    for reference, lane in zip(references, lanes):
+        difference = _same(lane, reference.result)
+        if difference is not None:
+            return Outcome("mismatch", "vmap", VMAP_MODE, difference, reference.args, reference.result, lane)
     return Outcome("agree")
 
 
@@ -338,6 +359,7 @@ def check_case(case: Case, directory: Path) -> Outcome:
     module = load_source(case.program.source, directory)
     try:
         two_dtypes = bool(case.program.used & {"mixed_dtypes", "narrow_dtypes"})  # on purpose: a staged choice may refuse
-        return check_function(module.f, case.inputs, case.program.maybe_used, two_dtypes)
+        return check_function(module.f, case.inputs, case.program.maybe_used, two_dtypes,
+                              vmapped="vmap" in case.program.features)
     finally:
         sys.modules.pop(module.__name__, None)

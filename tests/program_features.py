@@ -69,13 +69,15 @@ FEATURES: dict[str, str] = {
     "limits in staged ifs, ternaries, and / or and loop carries (program_narrow_dtypes.py)",
     "carry_edges": "Python numbers assigned in loop bodies to variables that entered strongly typed; a traced if "
     "around a loop over a literal range whose variable is read after it, inside loops (program_loop_carries.py)",
+    "vmap": "the checker also runs jit(vmap(convert(f))) over the stacked input sets, each lane against eager "
+    "(programs that print, raise or change hidden state aside: program_vmap.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
                              "helper_effects", "init_effects"})
 OFF_BY_DEFAULT = frozenset({"any_all", "break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
-                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges"}) | EFFECT_FEATURES
+                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "vmap"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
