@@ -30,7 +30,8 @@ a helper's effect that happens once while tracing is wrong there even where it n
 result. Later ``jit`` calls run the cached program, which runs none of ``f``'s Python.
 
 With the generator's ``vmap`` feature, ``jit(vmap(convert(f)))`` over the input sets stacked must give
-each set eager's result too (program_vmap.py).
+each set eager's result too (program_vmap.py); with ``grad``, ``jit(grad(...))`` of the sum of the float
+results must give eager ``grad``'s derivative with respect to the float arguments (program_grad.py).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ import jax.numpy as jnp
 import numpy as np
 from program_constructs import Constructs, analyse
 from program_dtypes import Kind, dtype_difference, kinds
+from program_grad import MODE as GRAD_MODE
+from program_grad import gradients, staged_gradient
 from program_limitations import DOCUMENTED_LIMITATIONS
 from program_model import Case
 from program_module_state import module_state, state_difference
@@ -294,9 +297,10 @@ def _raised_as_eager(error: Exception, expected: Exception, function: Callable) 
 
 
 def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[str] = frozenset(),
-                   dtype_changes: bool = False, vmapped: bool = False) -> Outcome:
+                   dtype_changes: bool = False, vmapped: bool = False, differentiated: bool = False) -> Outcome:
     """Compare ``fn`` eagerly, ``convert(fn)`` on concrete inputs and ``jit(fn)`` traced, on every device;
-    with ``vmapped``, ``jit(vmap(convert(fn)))`` over the stacked inputs too (program_vmap.py).
+    with ``vmapped``, ``jit(vmap(convert(fn)))`` over the stacked inputs too (program_vmap.py); with
+    ``differentiated``, ``jit(grad(...))`` of it against eager ``grad`` (program_grad.py).
 
     ``maybe_used``: the names ``fn`` reads where they may be unassigned; ``dtype_changes``: ``fn`` gives
     a variable or an operand two dtypes (documented limitations apply to both).
@@ -326,12 +330,15 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
                 outcome = _run_jitted(jitted, reference, constructs, mode, fn.__globals__ if traces else None)
                 if outcome is not None:
                     return outcome
-    if vmapped and comparable(references, constructs.hidden_effects, constructs.numpy_inputs):
-        return _run_vmapped(fn, references, constructs)
-    return Outcome("agree")
+    if not comparable(references, constructs.hidden_effects, constructs.numpy_inputs):
+        return Outcome("agree")
+    outcome = _run_vmapped(fn, references, constructs) if vmapped else None
+    if outcome is None and differentiated:
+        outcome = _run_differentiated(fn, references, constructs)
+    return outcome or Outcome("agree")
 
 
-def _run_vmapped(fn: Callable, references: Sequence[_Reference], constructs: Constructs) -> Outcome:
+def _run_vmapped(fn: Callable, references: Sequence[_Reference], constructs: Constructs) -> Outcome | None:
     """Each lane of ``jit(vmap(convert(fn)))`` against eager's result on its input set."""
     try:
         lanes = vmapped_lanes(fn, [reference.args for reference in references])
@@ -341,7 +348,20 @@ def _run_vmapped(fn: Callable, references: Sequence[_Reference], constructs: Con
         difference = _same(lane, reference.result)
         if difference is not None:
             return Outcome("mismatch", "vmap", VMAP_MODE, difference, reference.args, reference.result, lane)
-    return Outcome("agree")
+    return None
+
+
+def _run_differentiated(fn: Callable, references: Sequence[_Reference], constructs: Constructs) -> Outcome | None:
+    """``jit(grad(...))`` of the converted function against eager's gradient, on each input set that has one."""
+    for arguments, expected in gradients(fn, [reference.args for reference in references]):
+        try:
+            gradient = staged_gradient(fn, arguments)
+        except Exception as error:
+            return dataclasses.replace(_classify(error, constructs, GRAD_MODE), inputs=arguments)
+        difference = _same(_snapshot(gradient), _snapshot(expected))
+        if difference is not None:
+            return Outcome("mismatch", "grad", GRAD_MODE, difference, arguments, expected, gradient)
+    return None
 
 
 def _run_jitted(jitted: Callable, reference: _Reference, constructs: Constructs, mode: str,
@@ -360,6 +380,6 @@ def check_case(case: Case, directory: Path) -> Outcome:
     try:
         two_dtypes = bool(case.program.used & {"mixed_dtypes", "narrow_dtypes"})  # on purpose: a staged choice may refuse
         return check_function(module.f, case.inputs, case.program.maybe_used, two_dtypes,
-                              vmapped="vmap" in case.program.features)
+                              vmapped="vmap" in case.program.features, differentiated="grad" in case.program.features)
     finally:
         sys.modules.pop(module.__name__, None)

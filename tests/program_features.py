@@ -71,13 +71,15 @@ FEATURES: dict[str, str] = {
     "around a loop over a literal range whose variable is read after it, inside loops (program_loop_carries.py)",
     "vmap": "the checker also runs jit(vmap(convert(f))) over the stacked input sets, each lane against eager "
     "(programs that print, raise or change hidden state aside: program_vmap.py)",
+    "grad": "the checker also compares jit(grad(...)) of the converted f's float results with eager grad, with respect "
+    "to the float arguments (the same programs aside: program_grad.py)",
 }
 EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
                              "helper_effects", "init_effects"})
 OFF_BY_DEFAULT = frozenset({"any_all", "break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
-                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "vmap"}) | EFFECT_FEATURES
+                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "vmap", "grad"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 

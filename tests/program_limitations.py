@@ -65,6 +65,11 @@ def _hidden_effect(match: re.Match[str], constructs: Constructs, mode: str) -> b
     return mode.startswith("jit") and getattr(constructs, "hidden_effects", False)
 
 
+def _differentiated(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    """Reverse mode through a ``lax.while_loop`` (docs/semantics.md, "Gradients and vmap")."""
+    return mode == "jit[grad]"
+
+
 def _deleted_in_control_flow(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
     """Refused before any conversion, so on concrete inputs too."""
     return set(match.group("names").split(", ")) <= constructs.deleted_in_control_flow
@@ -83,6 +88,8 @@ def _deleted_in_control_flow(match: re.Match[str], constructs: Constructs, mode:
 # array, or of a list or dict that staging copies) or that a helper's caller would miss. The last
 # refuses a `del` of a name inside a branch or loop (docs/errors.md) in every mode, before converting.
 DOCUMENTED_LIMITATIONS = {
+    "reverse-mode gradient through a traced while (forward mode only)": Limitation(ValueError, re.compile(
+        r"^Reverse-mode differentiation does not work for lax\.while_loop"), _differentiated),
     "assigned in one branch only, used after a traced if": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is assigned only in the (true|false) branch"), _reads_maybe_unassigned),
     "first assigned inside a staged loop, used after it": Limitation(autograph_lite.ConversionError, re.compile(
