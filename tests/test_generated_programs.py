@@ -1,10 +1,12 @@
 """Generated programs: ``autograph_lite.jit(f)(*args) == f(*args)`` run eagerly (tests/program_generator.py).
 
-Three tests share one check:
+Four tests share one check:
 
 - ``test_generated_programs_match_eager`` runs in every ``make test``, under the hypothesis profile that
   conftest.py selects ("ci": 60 programs, derandomized, so every run checks the same programs).
-- ``test_generated_effect_programs_match_eager`` runs 40 more with the effect features of issue #13
+- ``test_generated_programs_match_eager_under_vmap_and_grad`` runs 30 with the checker's ``vmap`` and
+  ``grad`` modes too: each program also under ``jit(vmap(...))`` and ``jit(grad(...))``.
+- ``test_generated_effect_programs_match_eager`` runs 60 more with the effect features of issue #13
   listed in ``EFFECTS_IN_CI`` switched on (closures, nonlocal writers, container methods, in-place
   array helpers, print, tuples / dicts), and fails unless each of them was used by some program.
 - ``test_fuzz_generated_programs`` is the long run, collected only when the "long" profile is selected
@@ -53,6 +55,7 @@ SIZE = int(os.environ.get("AUTOGRAPH_LITE_FUZZ_SIZE", "16"))
 # silently, when the generator learnt them). While this is empty the effect test is skipped.
 EFFECTS_IN_CI: frozenset[str] = generator.EFFECT_FEATURES
 EFFECT_PROGRAMS = 60
+TRANSFORM_PROGRAMS = 30
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +125,11 @@ def _run(directory: Path, features: frozenset[str], survey: bool, size: int = 16
 
 def test_generated_programs_match_eager(program_dir):
     _run(program_dir, generator.DEFAULT_FEATURES, survey=False)
+
+
+def test_generated_programs_match_eager_under_vmap_and_grad(program_dir):
+    """The default features with the checker's ``vmap`` and ``grad`` modes (program_vmap.py, program_grad.py)."""
+    _run(program_dir, generator.DEFAULT_FEATURES | {"vmap", "grad"}, survey=False, max_examples=TRANSFORM_PROGRAMS)
 
 
 def test_generated_effect_programs_match_eager(program_dir):
