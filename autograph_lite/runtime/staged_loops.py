@@ -24,7 +24,7 @@ from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, staged_cond
 from .iteration import TracedRange, as_python_int
-from .locations import location_of, presenting
+from .locations import presenting
 from .promotion import reads_bools_as_numbers
 from .raises import PathRaises, python_errors_at_run_time
 from .static_loop_policy import StaticSequence
@@ -249,7 +249,7 @@ def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
     values = carry.split.rebuild(arrays)
     appends.carry_entered(values, carry.entry)
     try:
-        with paths.runs_when(runs or (lambda: True)), python_errors_at_run_time(location_of(body)):
+        with paths.runs_when(runs or (lambda: True)), python_errors_at_run_time(None):  # the user's frame locates it
             returned = body(*values)
     except PathRaises:
         return list(arrays)
