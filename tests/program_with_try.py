@@ -10,12 +10,16 @@ its blocks into flags, so the generator puts statements that may ``return`` / ``
 - ``try`` / ``except`` / ``else``, the ``else`` (run only when the body did not exit) with statements
   of its own that may exit.
 
-No generated statement raises, so a handler never runs: its body is an exit or ``pass``. The scope
-model still allows for the paths Python has and the converter's analysis sees (docs/semantics.md): a
-``try`` whose handler does not exit may resume after it from any point of its body, so what the body
-first assigns is bound on some paths only after it (and what a ``finally`` assigns, always so); a
-``try`` without such a handler, and a ``with``, leave what their body assigned bound (a ``with`` that
-returns on every path still counts as falling through: its context manager could suppress an exception).
+A handler's body is an exit or ``pass``. The only generated statement that raises is an index one
+past a list's end (feature ``indexing``, program_indexing.py), which eager Python evaluates only on
+some paths: an ``except IndexError`` (or ``Exception``) around it runs where eager takes that path,
+and must not run, under ``jit``, where it does not (a traced branch is traced whatever the
+condition). The scope model allows for the paths Python has and the converter's analysis sees
+(docs/semantics.md): a ``try`` whose handler does not exit may resume after it from any point of its
+body, so what the body first assigns is bound on some paths only after it (and what a ``finally``
+assigns, always so); a ``try`` without such a handler, and a ``with``, leave what their body
+assigned bound (a ``with`` that returns on every path still counts as falling through: its context
+manager could suppress an exception).
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ from __future__ import annotations
 import dataclasses
 
 from program_model import MAX_DEPTH, Block, Ctx, Scope, indent
+
+# What a generated handler catches: nothing a generated statement raises, or the IndexError of an index
+# past a list's end.
+_HANDLED = ("except ZeroDivisionError:", "except IndexError:", "except (ZeroDivisionError, IndexError):",
+            "except Exception:")
 
 
 class WithTry:
@@ -54,7 +63,7 @@ class WithTry:
         if not (body.exits or self.chance(50)):
             return self.with_finally(lines, scope, body, ctx, required=True, handled=False)
         handler = self.exit_statement(ctx, scope) or "pass"
-        lines += ["except ZeroDivisionError:"] + indent([handler])
+        lines += [self.pick(_HANDLED)] + indent([handler])
         if not body.exits and self.chance(60):
             body = self.body_that_may_exit(body.scope, ctx)
             lines += ["else:"] + indent(body.lines)

@@ -159,8 +159,9 @@ def test_an_error_a_handler_outside_the_staged_if_would_catch_is_refused():
     """Eager's handler catches it only where the branch runs: a run-time check cannot reach a handler,
     so this is the located refusal of a staged ``raise`` under such a ``try``, not a handler run on
     every input (which the trace-time error was)."""
-    with pytest.raises(autograph_lite.ConversionError, match="IndexError"):
+    with pytest.raises(autograph_lite.ConversionError, match="IndexError") as refused:
         autograph_lite.jit(caught_outside)(jnp.float32(1.0))
+    assert str(refused.value).startswith(f"{__file__}:{caught_outside.__code__.co_firstlineno + 5}: ")
 
 
 def tracer_error_in_a_branch(x, n):

@@ -67,7 +67,7 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
     :class:`.printing.DeferredText`): they are passed to the host and the message is formatted there.
     ``location`` is the user's line, added to the exception as a note.
     """
-    _refuse_if_caught(template)
+    _refuse_if_caught(template, location)
     raising_here = _raise_at(location)
     count_staged()
 
@@ -139,8 +139,9 @@ def caught_by(exception: BaseException) -> Handlers | None:
     return None
 
 
-def _refuse_if_caught(exception: BaseException) -> None:
-    """A check is raised when the program runs, after every handler has run (or not) while tracing."""
+def _refuse_if_caught(exception: BaseException, location: Location | None) -> None:
+    """A check is raised when the program runs, after every handler has run (or not) while tracing
+    (``location``: the check's line, where known)."""
     handlers = caught_by(exception)
     if handlers is None:
         return
@@ -148,7 +149,7 @@ def _refuse_if_caught(exception: BaseException) -> None:
         f"this {type(exception).__name__} is raised under a traced condition, so it is raised when the "
         f"compiled program runs; but the `try` at {handlers.location} would catch it (an `except`, or a "
         "`finally` that may exit), which happens (or not) while tracing, not when the program runs",
-        caller_location(),
+        location or caller_location(),
         "Compute the handler's result without raising: test the condition and choose the value with "
         "an `if` (or jnp.where); or make the condition static (static_argnums / static_argnames).",
     )
