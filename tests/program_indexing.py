@@ -50,8 +50,9 @@ class Indexing:
 
     def list_index(self, length: int, scope: Scope) -> str:
         """An int expression in ``[-length, length)``: folded with ``%``, sometimes counted from the end;
-        or, rarely, the constant ``length``, past the end."""
-        if self.chance(4):
+        or, rarely, the constant ``length``, past the end (often in the body of a ``try`` that catches
+        it: program_with_try.py)."""
+        if self.chance(30 if getattr(self, "index_bait", 0) else 4):
             return str(length)
         inner = self.small(self.expr("i", scope, self.draw(st.integers(0, 2))), CLIP)
         folded = f"({inner.text} % {length})"

@@ -58,12 +58,17 @@ class WithTry:
 
     def stmt_try(self, scope: Scope, ctx: Ctx) -> Block:
         self.used.add("with_try")
-        body = self.body_that_may_exit(scope, ctx)
+        baited = self.chance(30)  # a body with more indexes past the end, and a handler that catches them
+        self.index_bait = getattr(self, "index_bait", 0) + baited
+        try:
+            body = self.body_that_may_exit(scope, ctx)
+        finally:
+            self.index_bait -= baited
         lines = ["try:"] + indent(body.lines)
         if not (body.exits or self.chance(50)):
             return self.with_finally(lines, scope, body, ctx, required=True, handled=False)
         handler = self.exit_statement(ctx, scope) or "pass"
-        lines += [self.pick(_HANDLED)] + indent([handler])
+        lines += [self.pick(_HANDLED[1:] if baited else _HANDLED)] + indent([handler])
         if not body.exits and self.chance(60):
             body = self.body_that_may_exit(body.scope, ctx)
             lines += ["else:"] + indent(body.lines)
