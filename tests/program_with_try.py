@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from program_model import MAX_DEPTH, Block, Ctx, Scope, indent
+from program_model import MAX_DEPTH, Block, Ctx, Scope, Var, indent
 
 # What a generated handler catches: nothing a generated statement raises, or the IndexError of an index
 # past a list's end.
@@ -60,12 +60,13 @@ class WithTry:
         self.used.add("with_try")
         baited = self.chance(30)  # a body with more indexes past the end, and a handler that catches them
         self.index_bait = getattr(self, "index_bait", 0) + baited
+        guarded = baited and self.has("indexing") and self.chance(50)
         try:
-            body = self.body_that_may_exit(scope, ctx)
+            body = self.guarded_lookup(scope) if guarded else self.body_that_may_exit(scope, ctx)
         finally:
             self.index_bait -= baited
         lines = ["try:"] + indent(body.lines)
-        if not (body.exits or self.chance(50)):
+        if not (body.exits or guarded or self.chance(50)):
             return self.with_finally(lines, scope, body, ctx, required=True, handled=False)
         handler = self.exit_statement(ctx, scope) or "pass"
         lines += [self.pick(_HANDLED[1:] if baited else _HANDLED)] + indent([handler])
@@ -77,6 +78,20 @@ class WithTry:
         body = dataclasses.replace(body, exits=body.exits and handler != "pass",
                                    returns=body.returns and handler.startswith("return"))
         return self.with_finally(lines, scope, body, ctx, required=False, handled=handler == "pass")
+
+    def guarded_lookup(self, scope: Scope) -> Block:
+        """``if c: v = TABLE[2] ... else: v = e``, the table two long: the first branch raises
+        ``IndexError`` wherever eager Python takes it, for the handler around it (a traced ``if`` traces
+        it whatever ``c`` is, and its error must not reach the handler then)."""
+        self.used.add("indexing")
+        floats = [v.name for v in scope.defined.values() if v.kind == "local" and v.type == "f"]
+        name = self.pick(floats) if floats else self.fresh("v")  # a variable read later, where one is at hand
+        table = self.module_constant("TABLE", "(1.5, -2.0)")
+        other = self.clip(self.floated(self.expr("f", scope), "f"), self.clip_above)
+        lines = [f"if {self.condition(scope).text}:", f"    {name} = {table}[2] * 1.0", "else:", f"    {name} = {other.text}"]
+        after = scope.copy()
+        after.define(Var(name, "f", max(other.bound, 2.0, scope.defined[name].bound if name in floats else 0.0)))
+        return Block(lines, after)
 
     def with_finally(
         self, lines: list[str], before: Scope, last: Block, ctx: Ctx, required: bool, handled: bool
