@@ -57,11 +57,16 @@ class StagingTypeError(ConversionError, TypeError):
     """A staged branch or loop would change a variable's type, shape or structure, or leave it undefined."""
 
 
+def unbound_message(name: str) -> str:
+    """Python's message for a read of the local variable ``name`` that holds no value."""
+    return f"cannot access local variable {name!r} where it is not associated with a value"
+
+
 class UnassignedReadError(UnboundLocalError):
     """A read of a local variable that holds no value, as Python raises it, with the variable's name."""
 
     def __init__(self, name: str):
-        super().__init__(f"cannot access local variable {name!r} where it is not associated with a value")
+        super().__init__(unbound_message(name))
         self.name = name
 
 

@@ -24,15 +24,12 @@ from collections.abc import Iterable
 from typing import Any
 
 import jax
-import jaxlib
 
 from ..errors import ConversionError, Location, TracedValueError
 from . import conditionals, staged_loops
 from .carry_errors import Site
 from .code_sets import CodeSet
-from .locations import PACKAGE_DIRECTORY
-
-_HIDDEN = tuple(os.path.dirname(os.path.abspath(module.__file__ or "")) + os.sep for module in (jax, jaxlib))
+from .locations import JAX_DIRECTORIES, PACKAGE_DIRECTORY
 
 
 @dataclasses.dataclass(frozen=True)
@@ -251,7 +248,7 @@ def _user_traceback(traceback: types.TracebackType | None) -> types.TracebackTyp
 
 def _hidden(filename: str) -> bool:
     path = os.path.abspath(filename)
-    return path.startswith(PACKAGE_DIRECTORY) or path.startswith(_HIDDEN)
+    return path.startswith((PACKAGE_DIRECTORY, *JAX_DIRECTORIES))
 
 
 class _MessageOnly(Exception):

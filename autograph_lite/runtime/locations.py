@@ -68,11 +68,11 @@ def caller_location() -> Location | None:
     return None if frame is None else Location(frame.f_code.co_filename, frame.f_lineno)
 
 
+# JAX's own directories: its frames are not the user's (nor shown in located errors: jax_errors.py).
+JAX_DIRECTORIES = tuple(os.path.dirname(os.path.abspath(module.__file__ or "")) + os.sep for module in (jax, jaxlib))
 # Where frames that are not the user's code live: JAX's, the standard library's, installed packages'.
-_NOT_USERS = tuple(os.path.abspath(path) + os.sep for path in {
-    *(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")),
-    *(os.path.dirname(os.path.abspath(module.__file__ or "")) for module in (jax, jaxlib)),
-})
+_NOT_USERS = tuple({*JAX_DIRECTORIES, *(os.path.abspath(sysconfig.get_paths()[key]) + os.sep
+                                        for key in ("stdlib", "platstdlib", "purelib", "platlib"))})
 
 
 def raised_at(error: BaseException) -> Location | None:

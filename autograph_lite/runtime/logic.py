@@ -32,7 +32,6 @@ _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
 }
 _MEMBERSHIP = {"in": False, "not in": True}  # symbol -> negated
-_RAISE = object()  # no fallback: a lazy operand's error is raised while tracing
 
 
 def and_(first: Any, *rest: Callable[[], Any]) -> Any:
@@ -102,14 +101,14 @@ def compare(left: Any, *chain: Any) -> Any:
 
 
 def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callable[[], Any],
-                      location: Location | None = None, fallback: Any = _RAISE) -> Any:
+                      location: Location | None = None, *, fallback: Any) -> Any:
     """An operand that Python may skip, evaluated because the result so far is traced; eager Python
     evaluates it only where ``needed()`` holds (``location``: the operand's line, if not its own).
 
     It runs once while tracing, whatever the run-time values, so it counts as staged code: a call
     that would mutate a list or assign a nonlocal there is refused rather than made once too often,
     and what it stages for run time (a check, a ``print``) waits for ``needed()`` (:mod:`.paths`).
-    So does an error of Python's it raises (``T[5]`` past a list's end, ``-`` of a bool array): given a
+    So does an error of Python's it raises (``T[5]`` past a list's end, ``-`` of a bool array): with
     ``fallback``, the value the result takes where the operand is not needed, the error becomes a
     run-time check that raises it where ``needed()`` holds, as eager Python does, and the trace goes on
     with ``fallback``. An error only tracing raises (JAX's tracer errors) or the converter's own (a refused
@@ -121,7 +120,7 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callab
         try:
             return operand()
         except Exception as error:
-            if fallback is _RAISE or not raised_as_eager_would(error):
+            if not raised_as_eager_would(error):
                 raise
             stage_exception(True, error, location)
             return fallback

@@ -33,7 +33,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ..errors import ConversionError, Location, UnassignedReadError
+from ..errors import ConversionError, Location, UnassignedReadError, unbound_message
 from .locations import caller_location, raised_at
 from .paths import output_staged, path_predicate, skippable
 from .printing import DeferredText, at_run_time
@@ -172,8 +172,7 @@ def ld(value: Any) -> Any:
     stand-in, at run time for a name that a loop assigned only if it ran (when the program reaches
     this read and the loop ran zero times)."""
     if isinstance(value, AssignedIfRan):
-        message = f"cannot access local variable {value.name!r} where it is not associated with a value"
-        stage_exception(jnp.logical_not(value.ran), UnboundLocalError(message), caller_location())
+        stage_exception(jnp.logical_not(value.ran), UnboundLocalError(unbound_message(value.name)), caller_location())
         return value.value
     return checked_read(value)
 

@@ -16,7 +16,7 @@ import numpy as np
 from jax.extend import core as jex_core
 from jax.tree_util import PyTreeDef
 
-from ..errors import Location, TracedPredicateError, UnassignedReadError
+from ..errors import Location, TracedPredicateError, UnassignedReadError, unbound_message
 from .session import current
 
 # ShapeDtypeStruct: what a branch or loop body returned, kept abstract once its trace is over.
@@ -99,7 +99,7 @@ class Undefined(_FailsOnUse):
 
     def _fail(self) -> NoReturn:
         if not current().staged:  # Python's own read, on no path a staged statement traces: its error
-            raise UnboundLocalError(f"cannot access local variable {self.name!r} where it is not associated with a value")
+            raise UnboundLocalError(unbound_message(self.name))
         raise UnassignedReadError(self.name)  # a staged statement's trace: it decides what the read means
 
 
