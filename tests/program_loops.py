@@ -29,6 +29,16 @@ from program_model import (
     merge_scopes,
 )
 
+# Traced ranges whose span (stop - start) is past int32's largest value and whose step is large: at most
+# 5 trips, each index within int32 (big_ints). Python counts them exactly; an int32 span would wrap.
+WIDE_RANGE_BOUND = 2**31 - 1
+WIDE_RANGES = (
+    "range(-2000000000 + {n}, 2000000000, 1000000000)",
+    "range(2000000000 - {n}, -2000000000, -1000000000)",
+    "range({n}, 2147483647, 1073741824)",
+    "range(-2147483647 + {n}, {n} * 300000000, 900000000)",
+)
+
 
 class Loops:
     """Loop statements (``stmt_for_static``, ``stmt_for_traced``, ``stmt_array_loop``, ...)."""
@@ -86,8 +96,11 @@ class Loops:
     def stmt_for_traced(self, scope: Scope, ctx: Ctx) -> Block:
         index = self.fresh("i")
         n = self.pick([v for v in self.visible(scope, ("i",)) if v.kind == "arg"]).name
-        iterable = self.pick([f"range({n})", f"range(1, {n})", f"range(0, {n}, 2)"])
-        return self.loop([f"for {index} in {iterable}:"], [Var(index, "i", INT_ARG, "target")], scope, ctx, "for")
+        iterable, bound = self.pick([f"range({n})", f"range(1, {n})", f"range(0, {n}, 2)"]), INT_ARG
+        if self.has("big_ints") and self.chance(25):  # a span past int32's, a few trips: its count must not overflow
+            self.used.add("big_ints")
+            iterable, bound = self.pick(WIDE_RANGES).format(n=n), WIDE_RANGE_BOUND
+        return self.loop([f"for {index} in {iterable}:"], [Var(index, "i", bound, "target")], scope, ctx, "for")
 
     def stmt_array_loop(self, scope: Scope, ctx: Ctx) -> Block:
         vector = self.pick(self.visible(scope, VECTORS))

@@ -96,6 +96,34 @@ def test_for_over_traced_range_matches_python_range(start: int, stop: int, step:
     assert_same(_count_and_sum_jit(start, stop, step), count_and_sum(start, stop, step), what="jit(for_stmt)")
 
 
+@st.composite
+def wide_ranges(draw: st.DrawFn) -> tuple[int, int, int]:
+    """int32 bounds of opposite signs, at least 2**30 apart (often past int32's largest value), with a
+    step either way that keeps the trip count small (at most 16)."""
+    start, stop = draw(st.integers(-(2**31), -(2**29))), draw(st.integers(2**29, 2**31 - 1))
+    if draw(st.booleans()):
+        start, stop = stop, start
+    span = abs(stop - start)
+    magnitude = draw(st.integers(min_value=-(-span // 16), max_value=2**31 - 1))
+    return start, stop, draw(st.sampled_from([magnitude, -magnitude]))
+
+
+def count_and_last_op(start: Any, stop: Any, step: Any) -> tuple[Any, Any]:
+    """``for i in range(start, stop, step): count += 1; last = i`` (a traced range)."""
+    return _ag.for_stmt(_ag.call(range, start, stop, step), lambda i, count, last: (count + 1, i), (0, -99),
+                        ("count", "last"))
+
+
+@given(bounds=wide_ranges())
+def test_for_over_traced_range_counts_a_span_past_int32(bounds: tuple[int, int, int]) -> None:
+    """``stop - start`` past int32 (``range(-2e9, 2e9, 1e9)`` runs 4 times) counts as Python does; an
+    int32 span would wrap and the loop run no iteration."""
+    items = list(range(*bounds))
+    expected = (len(items), items[-1] if items else -99)
+    int32_bounds = [jnp.int32(bound) for bound in bounds]
+    assert_same(jax.jit(count_and_last_op)(*int32_bounds), expected, what="jit(for_stmt)")
+
+
 def test_for_over_traced_range_is_a_while_loop_traced_once() -> None:
     traced: list[Any] = []
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from ..errors import Location, StagingTypeError
 from .locations import caller_location
@@ -52,10 +53,26 @@ class TracedRange:
     step: Any
 
     def trip_count(self) -> Any:
-        start, stop, step = (jnp.asarray(v) for v in (self.start, self.stop, self.step))
-        forward = (stop - start + step - 1) // jnp.where(step == 0, 1, step)
-        backward = (start - stop - step - 1) // jnp.where(step == 0, 1, -step)
-        return jnp.maximum(jnp.where(step > 0, forward, backward), 0)
+        """How many times Python's ``range`` runs. Its span ``stop - start`` may be past the bounds'
+        dtype (``range(-2**31 + 1, 2**31 - 1, 2**30)`` runs 4 times, and int32's ``stop - start``
+        wraps to -2), so span and stride are read as the unsigned integers of the same width, which
+        hold them exactly (wrapped arithmetic is exact modulo 2**bits); a count past the signed
+        dtype's largest value (a loop of 2**31 trips) is taken as that value."""
+        dtype = jnp.result_type(self.start, self.stop, self.step)
+        start, stop, step = (jnp.asarray(v, dtype) for v in (self.start, self.stop, self.step))
+        forward = step > 0
+        span = _as_unsigned(jnp.where(forward, stop - start, start - stop))
+        stride = _as_unsigned(jnp.where(step == 0, 1, jnp.where(forward, step, -step)))  # -(-2**31) is 2**31 unsigned
+        count = span // stride + (span % stride != 0).astype(span.dtype)
+        runs = jnp.where(forward, stop > start, stop < start) & (step != 0)
+        return jnp.where(runs, jnp.minimum(count, jnp.iinfo(dtype).max), 0).astype(dtype)
+
+
+def _as_unsigned(value: jax.Array) -> jax.Array:
+    """An integer array's bits read as the unsigned integer of its width (unsigned already: itself)."""
+    if jnp.issubdtype(value.dtype, jnp.unsignedinteger):
+        return value
+    return lax.bitcast_convert_type(value, jnp.dtype(f"uint{value.dtype.itemsize * 8}"))
 
 
 @dataclasses.dataclass(frozen=True)
