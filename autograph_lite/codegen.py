@@ -38,6 +38,8 @@ for _feature in __future__.all_feature_names:
 _NO_TYPE_PARAMETERS: dict[str, Any] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 # One instance of each context serves every node made here, as ``ast.parse`` shares its own.
 _LOAD = ast.Load()
+# The position of a node that has none (CPython's compiler accepts -1 for a line and column range).
+_NOWHERE = -1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,22 +117,28 @@ def _factory_body(function: ast.FunctionDef | ast.Lambda, code: types.CodeType, 
 def _reporting_jax_errors(body: list[ast.stmt], line: int) -> ast.Try:
     """``try: <body>`` with a handler that raises JAX's error about a traced value located
     (:mod:`.runtime.jax_errors`), and re-raises anything else as it is (a bare ``raise``, so that
-    its traceback is untouched). A ``try`` costs nothing until something is raised. Every node but
-    the body's is placed at ``line``."""
-    entry = _node(ast.Name, line, id=_ENTRY, ctx=_LOAD)
-    caught = _node(ast.Name, line, id=_CAUGHT, ctx=_LOAD)
+    its traceback is untouched). A ``try`` costs nothing until something is raised.
 
-    def entry_call(function: str) -> ast.Call:
-        return _node(ast.Call, line, func=_node(ast.Attribute, line, value=entry, attr=function, ctx=_LOAD),
-                     args=[caught], keywords=[])
+    The ``try`` and the raise of the located error (whose traceback entry needs a line) are placed at
+    ``line``; the rest of the handler nowhere (``_NOWHERE``). Running the handler moves the frame's
+    last instruction into it, and JAX's traceback filter rebuilds each kept frame from that
+    instruction (``frame.f_lasti``), whose position ``traceback.extract_tb``, IPython and pdb show:
+    placed at the ``def`` line, a JAX error re-raised as it is showed the ``def`` where the user's
+    statement raised; with no position, they show the line the traceback recorded, the statement's."""
 
+    def entry_call(function: str, position: int) -> ast.Call:
+        entry = _node(ast.Name, position, id=_ENTRY, ctx=_LOAD)
+        return _node(ast.Call, position, func=_node(ast.Attribute, position, value=entry, attr=function, ctx=_LOAD),
+                     args=[_node(ast.Name, position, id=_CAUGHT, ctx=_LOAD)], keywords=[])
+
+    located = _node(ast.Raise, line, exc=entry_call("located", line), cause=_node(ast.Name, line, id=_CAUGHT, ctx=_LOAD))
     handler = _node(
-        ast.ExceptHandler, line,
-        type=_node(ast.Attribute, line, value=entry, attr="caught", ctx=_LOAD),
+        ast.ExceptHandler, _NOWHERE,
+        type=_node(ast.Attribute, _NOWHERE, value=_node(ast.Name, _NOWHERE, id=_ENTRY, ctx=_LOAD), attr="caught",
+                   ctx=_LOAD),
         name=_CAUGHT,
-        body=[_node(ast.If, line, test=entry_call("translates"),
-                    body=[_node(ast.Raise, line, exc=entry_call("located"), cause=caught)], orelse=[]),
-              _node(ast.Raise, line, exc=None, cause=None)],
+        body=[_node(ast.If, _NOWHERE, test=entry_call("translates", _NOWHERE), body=[located], orelse=[]),
+              _node(ast.Raise, _NOWHERE, exc=None, cause=None)],
     )
     return _node(ast.Try, line, body=body, handlers=[handler], orelse=[], finalbody=[])
 
@@ -156,7 +164,7 @@ def _node(kind: type[_Node], line: int, **fields: Any) -> _Node:
     once, as ``passes.nodes`` makes the passes' nodes: ``ast``'s keyword constructor and four
     ``setattr`` per node cost more, and every conversion makes a dozen of them."""
     fields["lineno"] = fields["end_lineno"] = line
-    fields["col_offset"] = fields["end_col_offset"] = 0
+    fields["col_offset"] = fields["end_col_offset"] = 0 if line != _NOWHERE else _NOWHERE
     return _made(kind, **fields)
 
 

@@ -206,6 +206,26 @@ def test_traceback_of_a_jax_error_in_a_traced_branch_shows_the_users_line():
     assert (__file__, line_of(raises_in_traced_branch, "jnp.ones(3) + jnp.ones(4)")) in _user_frames(excinfo.value)
 
 
+def reshapes_wrongly(x):
+    y = x + 1
+    z = jnp.reshape(y, (5,))
+    return z
+
+
+def test_traceback_under_jit_shows_the_statement_not_the_def():
+    # JAX's filter rebuilds each kept frame from its last instruction, which the converted function's
+    # own handler of JAX's errors moves: placed at the def line, that handler made traceback.extract_tb
+    # (IPython, pdb) show the def for the statement that raised.
+    frames = {}
+    for name, jitted in (("jax.jit", jax.jit(reshapes_wrongly)), ("autograph_lite.jit", autograph_lite.jit(reshapes_wrongly))):
+        with pytest.raises(TypeError, match="cannot reshape") as excinfo:
+            jitted(jnp.ones(3))
+        frames[name] = [line for filename, line in _user_frames(excinfo.value) if filename == __file__]
+    statement = line_of(reshapes_wrongly, "jnp.reshape(y, (5,))")
+    assert frames["autograph_lite.jit"][-1] == statement, frames
+    assert frames["autograph_lite.jit"] == frames["jax.jit"], frames
+
+
 def test_traceback_under_jit_hides_autograph_lite_frames():
     # JAX filters the frames of registered libraries from errors raised while tracing under jit.
     package = os.path.dirname(autograph_lite.__file__) + os.sep
