@@ -275,22 +275,26 @@ def test_a_missing_or_unreadable_file_is_left_to_linecache(tmp_path):
 
 
 def _scaffolding_as_constructed(body: list, line: int) -> ast.Try:
-    """``codegen._reporting_jax_errors`` as it was written before: ast's constructors, then positions."""
+    """``codegen._reporting_jax_errors`` written with ast's constructors, then positions: the ``try`` and
+    the raise of the located error at ``line``, the rest of the handler nowhere (-1)."""
     def placed(node, line):
         node.lineno = node.end_lineno = line
-        node.col_offset = node.end_col_offset = 0
+        node.col_offset = node.end_col_offset = 0 if line > 0 else -1
         return node
 
-    entry = placed(ast.Name(codegen._ENTRY, ast.Load()), line)
-    caught = placed(ast.Name(codegen._CAUGHT, ast.Load()), line)
-    translates = placed(ast.Call(placed(ast.Attribute(entry, "translates", ast.Load()), line), [caught], []), line)
-    located = placed(ast.Call(placed(ast.Attribute(entry, "located", ast.Load()), line), [caught], []), line)
+    def name(identifier, line):
+        return placed(ast.Name(identifier, ast.Load()), line)
+
+    def call(function, line):
+        return placed(ast.Call(placed(ast.Attribute(name(codegen._ENTRY, line), function, ast.Load()), line),
+                               [name(codegen._CAUGHT, line)], []), line)
+
+    located = placed(ast.Raise(call("located", line), name(codegen._CAUGHT, line)), line)
     handler = ast.ExceptHandler(
-        type=placed(ast.Attribute(entry, "caught", ast.Load()), line), name=codegen._CAUGHT,
-        body=[placed(ast.If(translates, [placed(ast.Raise(located, caught), line)], []), line),
-              placed(ast.Raise(None, None), line)],
+        type=placed(ast.Attribute(name(codegen._ENTRY, -1), "caught", ast.Load()), -1), name=codegen._CAUGHT,
+        body=[placed(ast.If(call("translates", -1), [located], []), -1), placed(ast.Raise(None, None), -1)],
     )
-    return placed(ast.Try(body=body, handlers=[placed(handler, line)], orelse=[], finalbody=[]), line)
+    return placed(ast.Try(body=body, handlers=[placed(handler, -1)], orelse=[], finalbody=[]), line)
 
 
 def test_the_scaffolding_made_from_instance_dicts_compiles_as_the_constructed_one():
