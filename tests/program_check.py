@@ -12,7 +12,8 @@ a value check alone passes an int32 that came back as float32), and print exactl
 A set on which the eager run raises is discarded, except for ``UnboundLocalError``: a read (or a
 ``del``) of a name no path has bound is a fact of the program's text, which the converter promises to
 keep (docs/semantics.md, "Variables that may be unbound"); and except for what a generated ``raise``
-or ``assert`` raises (program_raises.py), which the converter promises to raise at run time. On such a
+or ``assert`` raises (program_raises.py) and what ``int()`` of a NaN or an infinity raises
+(program_mixed_dtypes.py), which the converter promises to raise at run time. On such a
 set each run must raise it too, with Python's type and message, after printing what Python printed,
 or a documented error; a run that returns a value is an ``exception`` mismatch, whatever it returns.
 Under ``jit`` JAX's runtime error, ending with eager's type and message, stands for the exception only
@@ -55,6 +56,7 @@ from program_dtypes import Kind, dtype_difference, kinds
 from program_grad import MODE as GRAD_MODE
 from program_grad import gradients, staged_gradient
 from program_limitations import DOCUMENTED_LIMITATIONS
+from program_mixed_dtypes import is_int_cast_error
 from program_model import Case
 from program_module_state import module_state, state_difference
 from program_raises import is_generated_check
@@ -183,6 +185,12 @@ def _call(fn: Callable, args: tuple, out: io.StringIO) -> Any:
             jax.effects_barrier()
 
 
+def raised_at_run_time(error: BaseException) -> bool:
+    """Whether eager's ``error`` is one the converted program must raise too, where it runs: a generated
+    ``raise`` / ``assert``'s, or ``int()``'s of a NaN or an infinity (program_mixed_dtypes.py)."""
+    return is_generated_check(error) or is_int_cast_error(error)
+
+
 def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> list[_Reference]:
     references = []
     for args in inputs:
@@ -191,7 +199,7 @@ def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> li
         try:
             result = _call(fn, call_args, out)
         except Exception as error:
-            if isinstance(error, UnboundLocalError) or is_generated_check(error):
+            if isinstance(error, UnboundLocalError) or raised_at_run_time(error):
                 references.append(_Reference(tuple(args), None, out.getvalue(), (), error))
             continue
         references.append(_Reference(tuple(args), _snapshot(result), out.getvalue(), _snapshot(call_args),
@@ -246,7 +254,7 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
         outcome = dataclasses.replace(_classify(error, constructs, mode), inputs=reference.args, eager=eager)
         if outcome.kind == "limitation" or isinstance(error, jax.errors.JaxRuntimeError) or not while_tracing:
             return outcome
-        if expected is not None and is_generated_check(expected):
+        if expected is not None and raised_at_run_time(expected):
             return dataclasses.replace(outcome, kind="limitation",
                                        detail="an error while tracing comes before the run-time checks staged before it")
         if expected is None and is_generated_check(error) and _has_finally(function):

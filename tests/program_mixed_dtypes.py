@@ -22,13 +22,24 @@ from collections.abc import Callable
 
 import numpy as np
 from hypothesis import strategies as st
-from program_model import CLIP, CLIP_ABOVE, FLOAT_CONSTANTS, Block, E, Scope, Var
+from program_model import CLIP, CLIP_ABOVE, FLOAT_ARG, FLOAT_CONSTANTS, Block, E, Scope, Var
 
 EXACT = 1 << 24  # float32 holds every integer up to this one, and not 2**24 + 1
 BIG_INTS = (EXACT + 1, EXACT + 3, 2 * EXACT - 1, -(EXACT + 1), 20_000_001)
 BIG_ARG = 1 << 25  # the int argument of type "I" lies in [-BIG_ARG, BIG_ARG]
 BIG_CLIP_ABOVE = 1 << 26  # with big_ints, an assignment outside loops is clipped only past this
 MIXED_TYPES = ("i", "f", "b")  # what a mixed value's operands are drawn from (two different ones)
+
+
+# What Python's int() raises for a float it cannot make an int of: a converted cast of a traced float
+# must raise them too, where the program runs (int_of_float draws such casts).
+INT_CAST_ERRORS = (("ValueError", "cannot convert float NaN to integer"),
+                   ("OverflowError", "cannot convert float infinity to integer"))
+
+
+def is_int_cast_error(error: BaseException) -> bool:
+    """Whether ``error`` is what ``int()`` of a NaN or an infinity raises."""
+    return (type(error).__name__, str(error)) in INT_CAST_ERRORS
 
 
 def big_int_values() -> st.SearchStrategy:
@@ -68,7 +79,17 @@ class MixedDtypes:
         leaves = super().extra_leaves(t, scope)
         if t == "f" and self.has("mixed_dtypes"):
             leaves.append(lambda: self.mixed_value(scope))
+        floats = [var for var in self.visible(scope, ("f",)) if var.kind == "arg"]
+        if t == "i" and self.has("special_floats") and floats:
+            leaves.append(lambda: self.int_of_float(scope, floats))
         return leaves
+
+    def int_of_float(self, scope: Scope, floats: list[Var]) -> E:
+        """``int(x)`` of a float argument, which may be NaN or infinite (special_floats), where Python
+        raises ValueError / OverflowError: a cast of a traced float must raise them too, on the path
+        that reaches it."""
+        self.used.add("special_floats")
+        return E(f"int({self.use(scope, self.pick(floats))})", FLOAT_ARG, False)
 
     def extra_statements(self, scope: Scope, ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)

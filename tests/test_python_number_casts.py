@@ -66,3 +66,37 @@ def test_a_cast_of_an_array_raises_as_jax_s_own(cast):
         autograph_lite.jit(casts)(jnp.ones(1))
     assert str(converted.value) == str(eager.value)
     assert np.ndim(casts(np.float32(2.0))) == 0
+
+
+def int_plus_one(x):
+    return int(x) + 1
+
+
+@pytest.mark.parametrize("value, error, message", [
+    (float("nan"), ValueError, "cannot convert float NaN to integer"),
+    (float("inf"), OverflowError, "cannot convert float infinity to integer"),
+    (float("-inf"), OverflowError, "cannot convert float infinity to integer"),
+])
+def test_int_of_a_traced_float_raises_eagers_error_where_the_program_runs(value, error, message):
+    with pytest.raises(error, match=message):
+        int_plus_one(jnp.float32(value))
+    with pytest.raises(error, match=message):  # was a silent number (1, -2147483648)
+        autograph_lite.jit(int_plus_one)(jnp.float32(value))
+    assert int(autograph_lite.jit(int_plus_one)(jnp.float32(2.7))) == int_plus_one(jnp.float32(2.7)) == 3
+
+
+def test_int_of_a_traced_float_past_int32_is_an_error_not_a_wrapped_number():
+    assert int_plus_one(jnp.float32(3e9)) == 3000000001
+    with pytest.raises(OverflowError, match="int\\(\\) of a float past int32's range"):
+        autograph_lite.jit(int_plus_one)(jnp.float32(3e9))
+    assert int(autograph_lite.jit(int_plus_one)(jnp.float32(-2.0**31))) == -(2**31) + 1  # the smallest int32 fits
+
+
+def int_in_an_untaken_branch(x):
+    if x > 0:
+        return int(x)
+    return -1
+
+
+def test_int_of_nan_raises_only_on_the_path_that_casts():
+    assert int(autograph_lite.jit(int_in_an_untaken_branch)(jnp.float32(float("nan")))) == -1

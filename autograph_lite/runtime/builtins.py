@@ -24,10 +24,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..errors import StagingTypeError, TracedPredicateError
+from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import effects, printing
 from .locations import caller_location
 from .logic import drawn_privately, truth_fold, unknown_stop
+from .run_time_checks import stage_exception
 from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
 from .weak_types import converted
 
@@ -197,9 +198,28 @@ def _int(value: Any = 0, *args: Any) -> Any:
     if args or not any_traced(value):
         return builtins.int(value, *args)
     array = _scalar(value)
+    integer = jnp.result_type(int)
     if jnp.issubdtype(array.dtype, jnp.floating):
         array = jnp.trunc(array)
-    return converted(array, jnp.result_type(int), weak=True)
+        _refuse_floats_without_int_at_run_time(array, integer, caller_location())
+    return converted(array, integer, weak=True)
+
+
+def _refuse_floats_without_int_at_run_time(truncated: jax.Array, integer: Any, location: Location | None) -> None:
+    """Python's ``int()`` raises for a NaN (ValueError) and an infinity (OverflowError), and holds any
+    other float exactly; the traced ``int()`` is an int32 (int64 with x64), and a cast past its range
+    is no number of Python's (``int(3e9)`` was -2147483648). The three are checks where the program runs:
+    eager's two errors, and an OverflowError naming the dtype for the third."""
+    stage_exception(jnp.isnan(truncated), ValueError("cannot convert float NaN to integer"), location)
+    stage_exception(jnp.isinf(truncated), OverflowError("cannot convert float infinity to integer"), location)
+    limit = 2.0 ** (jnp.iinfo(integer).bits - 1)  # exact in every float dtype
+    name = jnp.dtype(integer).name
+    stage_exception(
+        jnp.isfinite(truncated) & ((truncated >= limit) | (truncated < -limit)),
+        OverflowError(f"int() of a float past {name}'s range: under jit a Python int is {name} (eager Python's "
+                      "int holds any float); keep the value a float, or enable jax_enable_x64 for int64"),
+        location,
+    )
 
 
 def _float(value: Any = 0.0) -> Any:
