@@ -70,17 +70,20 @@ FEATURES: dict[str, str] = {
     "limits in staged ifs, ternaries, and / or and loop carries (program_narrow_dtypes.py)",
     "carry_edges": "Python numbers assigned in loop bodies to variables that entered strongly typed; a traced if "
     "around a loop over a literal range whose variable is read after it, inside loops (program_loop_carries.py)",
+    "aliases": "a dict / list that a second reference reaches (a list holding it, a helper's caller, a second "
+    "name) updated under a traced if or in a staged while, and a dict with keys out of alphabetical order "
+    "read in order after a traced if (program_aliases.py)",
     "vmap": "the checker also runs jit(vmap(convert(f))) over the stacked input sets, each lane against eager "
     "(programs that print, raise or change hidden state aside: program_vmap.py)",
     "grad": "the checker also compares jit(grad(...)) of the converted f's float results with eager grad, with respect "
     "to the float arguments (the same programs aside: program_grad.py)",
 }
-EFFECT_FEATURES = frozenset({"closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
+EFFECT_FEATURES = frozenset({"aliases", "closures", "nonlocal", "containers", "array_helpers", "print", "pytrees",
                              "helper_effects", "init_effects"})
 OFF_BY_DEFAULT = frozenset({"any_all", "break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "transform_arguments",
-                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "vmap", "grad"}) | EFFECT_FEATURES
+                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "aliases", "vmap", "grad"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 

@@ -47,6 +47,7 @@ from collections.abc import Callable
 
 import numpy as np
 from hypothesis import strategies as st
+from program_aliases import Aliases
 from program_any_all import AnyAll
 from program_arrays import ArrayHelpers
 from program_check import DOCUMENTED_LIMITATIONS, Outcome, check_case, check_function  # noqa: F401 - re-exported
@@ -105,7 +106,7 @@ from program_transforms import TransformArguments
 from program_with_try import WithTry
 
 
-class _Builder(AnyAll, LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(Aliases, AnyAll, LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

@@ -119,9 +119,13 @@ DOCUMENTED_LIMITATIONS = {
         _nested_outer_write),
     "in-place update of an aliased JAX array": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is updated in place, but .* refer to the same JAX array"), _in_place_update),
-    "in-place update of an aliased list or dict that staging copies": Limitation(
+    # runtime/kept_containers.py: inside a staged statement, a list or dict it updates is a copy.
+    "list or dict a staged statement updates, read through a variable it does not carry": Limitation(
         autograph_lite.ConversionError, re.compile(
-            r"'(?P<name>\w+)' is updated in place, but .* refer to the same (list|dict)"), _staged_mutation),
+            r"'(?P<name>\w+)' reaches a (list|dict) whose items this .* updates through another variable"), _staged_mutation),
+    "list or dict that two variables of a staged loop reach, updated in it": Limitation(
+        autograph_lite.ConversionError, re.compile(r"'(?P<name>\w+)[^']*' and '[^']+' are one (list|dict), whose items"),
+        _staged_mutation),
     "in-place update of a caller's JAX array": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is updated in place"), _in_place_update),
     # lax carries one structure per value: a dict that gains a key (or a list an item) in a traced

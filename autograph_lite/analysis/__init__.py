@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import gast
 
+from ..generated_names import RUNTIME
 from .blocks import statements_within
 from .definitions import Bound, Definitions, surely_assigned
 from .liveness import Liveness
@@ -68,7 +69,7 @@ def analyze(
     for node, live_after in liveness.live_after.items():
         written = _written_by(node, names) - outer_scope
         read_first = liveness.live_into_body[node]
-        needed = live_after | loop_test_reads.get(node, set()) | cells
+        needed = live_after | loop_test_reads.get(node, set()) | cells | (_updated_in_place(node) & read_first)
         if not isinstance(node, gast.If):
             needed |= read_first  # the next iteration reads what this one wrote
         if isinstance(node, gast.While):
@@ -94,6 +95,22 @@ def _statement_info(**fields: object) -> StatementInfo:
     info = object.__new__(StatementInfo)
     info.__dict__.update(fields)
     return info
+
+
+def _updated_in_place(node: gast.AST) -> set[str]:
+    """The names whose container the statement updates through an item (``x = _ag.setitem(x, ...)``,
+    the item-update pass's form of ``x[i] = v``). One that holds its value from before the statement
+    (read there before written) is carried whatever the liveness says: a list that holds the
+    container, another name or the caller may see it after the statement, which the runtime updates
+    in place (``runtime.kept_containers``)."""
+    blocks = node.body + node.orelse if isinstance(node, (gast.If, gast.For, gast.While)) else node.body
+    return {
+        statement.targets[0].id for statement in statements_within(blocks)
+        if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.Call)
+        and isinstance(statement.value.func, gast.Attribute) and statement.value.func.attr == "setitem"
+        and isinstance(statement.value.func.value, gast.Name) and statement.value.func.value.id == RUNTIME
+        and len(statement.targets) == 1 and isinstance(statement.targets[0], gast.Name)
+    }
 
 
 def _written_by(node: gast.AST, names: NameScanner) -> set[str]:

@@ -42,6 +42,7 @@ from .carry_errors import (
     mismatch_error,
     read_of_one_branch_value,
 )
+from .kept_containers import Fate
 from .narrow_numbers import refuse_lossy_entries
 from .raises import AssignedIfRan
 from .values import OneBranchValue, Split, Undefined, is_array_leaf, type_string
@@ -277,11 +278,13 @@ class LoopCarry:
     the last trace of its body returned (kept abstract), to name the variable JAX's type error is about.
     """
 
-    def __init__(self, entry: tuple, names: Sequence[str], site: Site) -> None:
+    def __init__(self, entry: tuple, names: Sequence[str], site: Site, fates: list[Fate] | None = None) -> None:
         self.entry = entry
         self.split = Split.of(entry, names)
         self.site = site
         self.returned: Split | None = None
+        # where each traced run of the body notes what it did with the containers it was given
+        self.fates: list[Fate] = [] if fates is None else fates
 
     def arrays_after(self, values: Sequence[Any]) -> list[Any]:
         """The array leaves of what one iteration returned, once its structure is checked; a weakly

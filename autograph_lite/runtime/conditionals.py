@@ -21,6 +21,7 @@ from ..errors import ConversionError, Location, StagingTypeError, UnassignedRead
 from . import appends, report
 from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
+from .kept_containers import Fate, copied, kept_in_place, refuse_stale_reads, run_recording
 from .locations import location_of, presenting
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import runs_when
@@ -102,7 +103,7 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
     traces = _Traces()
     lowering = COND
     while True:
-        traces.splits, traces.lossy = {}, {}
+        traces.splits, traces.lossy, traces.fates = {}, {}, {}
         on_true, on_false = [_traced(_Branch(key, fn, branches.operands, names, site, predicate), adjustments[key], traces)
                              for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
         arrays: Any
@@ -134,6 +135,7 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
         where = f"in the {key} branch of the {site.construct}, and {a_dtype(dtype)} in the other"
         raise lossy_choice(subject, value, dtype, where, site.location)
     outputs = splits["true"].rebuild(strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]]))
+    outputs = kept_in_place(branches.operands, outputs, [traces.fates[key] for key in traces.fates if key not in traces.raised])
     reason = SELECT_REASON if lowering == SELECT else "the condition is traced"
     report.record(site, lowering, reason, Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
@@ -165,6 +167,7 @@ class _Traces:
     """What the traces of one staged ``if`` found: each branch's outputs, and the branches that raise."""
 
     splits: dict[str, Split] = dataclasses.field(default_factory=dict)
+    fates: dict[str, Fate] = dataclasses.field(default_factory=dict)  # what a branch did with the containers given
     known: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # a branch's output avals
     raised: set[str] = dataclasses.field(default_factory=set)
     errors: dict[str, Exception] = dataclasses.field(default_factory=dict)  # a raising branch's error of Python's
@@ -252,7 +255,7 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
     def traced_branch() -> list[Any]:
         try:
             with runs_when(branch.runs_when):
-                values = _run_branch(branch)
+                values = _run_branch(branch, traces.fates)
         except PathRaises as raised:
             return traces.raising(branch.key, raised.error)
         for index, template in adjustment.fills:
@@ -273,12 +276,13 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
     return presenting(traced_branch, branch.fn)
 
 
-def _run_branch(branch: _Branch) -> list[Any]:
-    """One trace of the branch's function, on fresh copies of its operands."""
+def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
+    """One trace of the branch's function, on fresh copies of its operands; its fate noted in ``fates``."""
     site = branch.site
     try:
         with python_errors_at_run_time(site.location):
-            return run_on_copies(branch.fn, branch.operands, site.location)
+            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location)
+            return values
     except UnassignedReadError as error:
         raise StagingTypeError(
             f"'{error.name}' is read in the {branch.key} branch of the {site.construct}, where it may be "
@@ -289,11 +293,14 @@ def _run_branch(branch: _Branch) -> list[Any]:
         ) from error
 
 
-def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None) -> list[Any]:
+def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None) -> tuple[list[Any], Fate]:
     """One trace of a staged branch, on fresh containers: an in-place update (d[k] += v) in one
     branch's trace must not reach the other branches or the caller; noted as copies, so that such an
-    update is allowed (appends are not: the branch runs a number of times known only at run time)."""
+    update is allowed (appends are not: the branch runs a number of times known only at run time).
+    With its :class:`.kept_containers.Fate`: the update reaches the operands after the statement."""
     with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
-        copies = jax.tree_util.tree_map(lambda leaf: leaf, operands)
+        copies = copied(operands)
         appends.carry_entered(copies, operands)
-        return list(branch(*copies))
+        values, fate = run_recording(branch, copies)
+    refuse_stale_reads(branch, operands, [fate], "branch of the `if`", location)
+    return list(values), fate

@@ -32,6 +32,8 @@ _BUILDS = frozenset({
 })
 _PLAIN_STORES = frozenset({"STORE_FAST", "STORE_DEREF", "STORE_NAME"})
 _SUSPENDABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+# The runtime's staged statements, whose results converted code unpacks into the names they carry.
+_STATEMENTS = frozenset({"if_stmt", "switch_stmt", "while_stmt", "for_stmt"})
 
 
 def created_inside(value: Any, boundary: types.FrameType | None) -> bool:
@@ -61,7 +63,7 @@ def _fresh_names(code: types.CodeType) -> frozenset[str]:
     stores: dict[str, bool] = {}
     instructions = list(dis.get_instructions(code))
     for index, instruction in enumerate(instructions):
-        if not _rebinds_through_setitem(instructions, index):
+        if not (_rebinds_through_setitem(instructions, index) or _rebinds_through_statement(instructions, index)):
             _note_store(instruction, instructions[index - 1] if index else None, owned, stores, nested=False)
     for nested in _nested_codes(code):
         for instruction in dis.get_instructions(nested):
@@ -85,6 +87,29 @@ def _rebinds_through_setitem(instructions: list[dis.Instruction], index: int) ->
             owner, first_argument = instructions[position - 1], instructions[position + 1]
             return (owner.argval == RUNTIME and first_argument.opname.startswith("LOAD")
                     and first_argument.argval == store.argval)
+    return False
+
+
+def _rebinds_through_statement(instructions: list[dis.Instruction], index: int) -> bool:
+    """Whether instruction ``index`` stores one of the values a staged statement hands back
+    (``d, = _ag.if_stmt(...)``): a list or dict its code updated in place comes back as the object it
+    was given (``kept_containers``), any other as one the runtime built inside the trace, so the
+    binding makes nothing fresh stale. Its arguments hold no other statement (each is a statement of
+    its own) and store nothing: the nearest ``*_stmt`` attribute loaded off ``_ag`` before the unpacked
+    call, with no store between, is that call's."""
+    position = index
+    while position > 0 and instructions[position].opname in _PLAIN_STORES:
+        position -= 1
+    if position == index or instructions[position].opname != "UNPACK_SEQUENCE" or position == 0:
+        return False
+    if not instructions[position - 1].opname.startswith("CALL"):
+        return False
+    for candidate in range(position - 2, 0, -1):
+        instruction = instructions[candidate]
+        if "STORE" in instruction.opname:
+            return False
+        if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and instruction.argval in _STATEMENTS:
+            return instructions[candidate - 1].argval == RUNTIME
     return False
 
 

@@ -102,12 +102,14 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
 
     A JAX array never changes in place. Any other container changes in place where it is, for every
     name, unless it is the traced copy that a staged loop body works on: then the value it stands
-    for (``appends.stood_for``), which the other names and the caller hold, keeps the old contents.
+    for (``appends.stood_for``), which the other names and the caller hold, keeps the old contents;
+    but for a list or a dict, whose items the statement writes into the object it stands for after it
+    (:mod:`.kept_containers`).
     """
     copied_from = appends.stood_for(container)
     is_array = isinstance(container, jax.Array)
-    if not is_array and not copied_from:
-        return  # changed in place where it is: every name and the caller see it
+    if not is_array and (not copied_from or type(container) in (list, dict)):
+        return  # changed in place where it is, or written back there: every name and the caller see it
     kind = "JAX array" if is_array else f"{type(copied_from[-1]).__name__} (copied by a staged loop)"
     held = [container, *copied_from]
     for other, value_of in aliases.items():

@@ -34,6 +34,7 @@ from .carry_errors import Site
 from .conditionals import refuse_effect
 from .first_iteration import sees_traced_values, without_cell_writes
 from .iteration import Enumerate, LoopChoice, TracedRange, Zip
+from .kept_containers import kept_in_place, refuse_shared_updates, refuse_stale_reads
 from .locations import location_of
 from .raises import AssignedIfRan
 from .staged_loops import Loop, run_if, staged_range, staged_static, staged_while
@@ -74,7 +75,7 @@ def while_stmt(
     refuse_effect(effect, "`while` loop with a traced test", "its body is traced once", loop.site.location)
     test_aside = without_cell_writes(test)
     predicate = lambda *values: to_predicate(test_aside(*values), "`while` loop", loop.site.location)
-    result = with_assigned_if_ran(lambda s: staged_while(predicate, s, loop), state)
+    result = _kept_in_place(state, with_assigned_if_ran(lambda s: staged_while(predicate, s, loop), state), loop)
     report.record(loop.site, "lax.while_loop", reason, Carried(loop.names, result))
     return result
 
@@ -136,7 +137,7 @@ def _for_traced_range(traced_range: TracedRange, state: tuple, loop: Loop, mode:
     state = tuple(Undefined(value.name, placeholder=True) if index in unbound else value
                   for index, value in enumerate(state))
     # Others (with an exit, or assigned on some paths): whether an iteration assigned them is carried.
-    result = with_assigned_if_ran(lambda s: staged_range(traced_range, s, loop), state)
+    result = _kept_in_place(state, with_assigned_if_ran(lambda s: staged_range(traced_range, s, loop), state), loop)
     primitive = "lax.while_loop" if loop.stop_test is not None else "lax.fori_loop (a while_loop)"
     report.record(loop.site, primitive, "the range has a traced bound; forward-mode differentiation only",
                   Carried(loop.names, result))
@@ -155,12 +156,13 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
         Undefined(value.name, placeholder=True) if isinstance(value, Undefined) and name in loop.assigned_first else value
         for name, value in zip(loop.names, state)
     )
-    decision = why_python(sequence, mode, loop.effect, loop.body, staged_state, loop.names)
+    decision = why_python(sequence, mode, loop.effect, loop.body, staged_state, loop.names, loop.fates)
     if decision.reason or sequence is None:
         report.record(loop.site, "Python loop", decision.reason)
         return _python_for(iterable, state, loop)
     refuse_effect(loop.effect, "`for` loop marked stage(...)", "its body is traced once", loop.site.location)
     result = staged_static(sequence, early_exit, staged_state, loop, decision.traced_body, decision.masks_exit)
+    result = _kept_in_place(staged_state, result, loop)
     if early_exit and loop.stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
     elif loop.stop_test is not None and decision.masks_exit is False:
@@ -171,6 +173,14 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
         primitive = "lax.scan"
     report.record(loop.site, primitive, f"static trip count {sequence.length}", Carried(loop.names, result))
     return result
+
+
+def _kept_in_place(entry: tuple, result: tuple, loop: Loop) -> tuple:
+    """A staged loop's ``result`` with the lists and dicts its body updated in place written into the
+    ``entry`` objects (:mod:`.kept_containers`), once no variable it does not carry can show them stale."""
+    refuse_stale_reads(loop.body, entry, loop.fates, loop.site.construct, loop.site.location)
+    refuse_shared_updates(entry, loop.names, loop.fates, loop.site.construct, loop.site.location)
+    return kept_in_place(entry, result, loop.fates, same_place=True)
 
 
 def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:

@@ -95,7 +95,15 @@ for _name in (
 
 
 def _realized(value: Any) -> Any:
-    """``value`` with every DeferredText in it replaced by its text."""
+    """``value`` with every DeferredText in it replaced by its text; a dict keeps its keys' order
+    (``tree_map`` would sort them)."""
+    kind = type(value)
+    if kind is DeferredText:
+        return value.text()
+    if kind is dict:
+        return {key: _realized(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return kind(_realized(item) for item in value)
     is_text = lambda leaf: isinstance(leaf, DeferredText)
     return jax.tree_util.tree_map(lambda leaf: leaf.text() if is_text(leaf) else leaf, value, is_leaf=is_text)
 
@@ -260,7 +268,7 @@ def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> Non
     reached otherwise; under ``vmap`` that cond runs every lane (as a select), and the call is skipped
     where ``when`` does not hold in any lane.
     """
-    leaves, tree = jax.tree_util.tree_flatten(value)
+    leaves, tree = jax.tree_util.tree_flatten(_keeping_order(value))
     traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
     kept = [None if is_traced(leaf) else leaf for leaf in leaves]
     operands = [leaves[index] for index in traced_at]
@@ -284,6 +292,34 @@ def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> Non
 
     lax.cond(when, lambda *values: jax.debug.callback(call_if, *values, ordered=_ordered()),
              lambda *values: None, when, *operands)
+
+
+@jax.tree_util.register_pytree_node_class
+class _InOrder:
+    """A dict on its way to the host: JAX's pytree of a dict sorts its keys, and a printed dict shows
+    them in insertion order. Its values are the children; it comes back as the dict it was."""
+
+    def __init__(self, keys: tuple[Any, ...], values: tuple[Any, ...]) -> None:
+        self.keys, self.values = keys, values
+
+    def tree_flatten(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        return self.values, self.keys
+
+    @classmethod
+    def tree_unflatten(cls, keys: tuple[Any, ...], values: Any) -> dict[Any, Any]:
+        return dict(zip(keys, values))
+
+
+def _keeping_order(value: Any) -> Any:
+    """``value`` with each dict in it (through lists, tuples and deferred text) as an :class:`_InOrder`."""
+    kind = type(value)
+    if kind is dict:
+        return _InOrder(tuple(value), tuple(_keeping_order(item) for item in value.values()))
+    if kind is list or kind is tuple:
+        return kind(_keeping_order(item) for item in value)
+    if kind is DeferredText:
+        return DeferredText(value.template, tuple(_keeping_order(item) for item in value.values))
+    return value
 
 
 def _ordered() -> bool:

@@ -24,6 +24,7 @@ from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
 from .conditionals import Branches, staged_cond
 from .iteration import TracedRange, as_python_int
+from .kept_containers import Fate, run_recording
 from .locations import presenting
 from .promotion import reads_bools_as_numbers
 from .raises import PathRaises, python_errors_at_run_time
@@ -47,6 +48,8 @@ class Loop:
     stop_test: Callable[..., Any] | None = None
     effect: str | None = None
     assigned_first: tuple[str, ...] = ()
+    # What each traced run of the body did with the lists and dicts it was given (kept_containers).
+    fates: list[Fate] = dataclasses.field(default_factory=list, compare=False)
 
 
 def staged_static(sequence: StaticSequence, early_exit: bool, state: tuple, loop: Loop,
@@ -137,7 +140,7 @@ def _staged_sequence(sequence: StaticSequence, state: tuple, loop: Loop) -> tupl
     """One ``lax.scan`` over the sequence (with the counter in the carry when the items need it, which
     is the jaxpr ``fori_loop`` gives for static bounds); values appended to outer lists become its
     per-iteration outputs."""
-    carry = LoopCarry(state, loop.names, loop.site)
+    carry = LoopCarry(state, loop.names, loop.site, loop.fates)
     step = _masked(loop, carry)
     collectors: list[appends.Collector] = []  # one per trace of the body; the last one is the scan's
 
@@ -175,7 +178,7 @@ def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
         count = _Count(0, traced_range.trip_count(), lambda k: as_python_int(start + k * step))
     if loop.stop_test is not None:
         return _staged_counted_while(count, state, loop)
-    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
+    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count(), loop.fates)
 
     def loop_body(i: Any, arrays: list[Any]) -> list[Any]:
         with appends.inside(appends.Forbidden("`for` loop whose range has a traced bound", loop.site.location)):
@@ -190,7 +193,7 @@ def staged_range(traced_range: TracedRange, state: tuple, loop: Loop) -> tuple:
 
 def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
     """A counted loop that also stops when ``stop_test`` turns false: ``lax.while_loop`` (forward-mode only)."""
-    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
+    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count(), loop.fates)
     construct, location, stop_test = "`for` loop that can stop early (break or return)", loop.site.location, loop.stop_test
     assert stop_test is not None  # a counted loop stops early only through its break / return flags
 
@@ -214,7 +217,7 @@ def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
 
 
 def staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tuple:
-    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count())
+    carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count(), loop.fates)
     construct, location = loop.site.construct, loop.site.location
     try:
         arrays = lax.while_loop(
@@ -250,9 +253,10 @@ def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
     appends.carry_entered(values, carry.entry)
     try:
         with paths.runs_when(runs or (lambda: True)), python_errors_at_run_time(None):  # the user's frame locates it
-            returned = body(*values)
+            returned, fate = run_recording(body, tuple(values))
     except PathRaises:
         return list(arrays)
+    carry.fates.append(fate)
     return _checked_arrays(returned, carry, (body,) if test is None else (body, test))
 
 

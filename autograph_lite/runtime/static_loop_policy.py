@@ -41,6 +41,7 @@ from . import appends, effects, report, traced_bodies
 from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
 from .iteration import Enumerate, Zip, as_python_int, python_int_counter
+from .kept_containers import Fate, run_recording, shared_update, stale_read
 from .locations import location_of
 from .raises import PathRaises
 from .session import current
@@ -118,8 +119,9 @@ class Decision(NamedTuple):
 
 
 def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, body: Callable, state: tuple,
-               names: tuple[str, ...]) -> Decision:
-    """Why a loop runs as Python, or "" when it is staged (``effect``: the one the rewriter found)."""
+               names: tuple[str, ...], fates: list[Fate]) -> Decision:
+    """Why a loop runs as Python, or "" when it is staged (``effect``: the one the rewriter found;
+    ``fates``: where the trial notes what the body did with the containers it was given)."""
     if sequence is None:
         return Decision("it iterates over a Python iterable")
     if sequence.length == 0:
@@ -136,10 +138,11 @@ def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, b
         # Nothing can be traced: the trial could only say so, after running the body once more
         # (an effect no check sees, in a helper, would happen an extra time).
         return Decision("no JAX transformation is running")
-    return _staging_pays(sequence, body, state, names)
+    return _staging_pays(sequence, body, state, names, fates)
 
 
-def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
+def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...],
+                  fates: list[Fate]) -> Decision:
     """Trace the body once aside, with an abstract index; stage if a carried value depends on traced data.
 
     Returns "" to stage, or why the loop stays Python. A nested loop is reached again in each trace
@@ -150,19 +153,20 @@ def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names:
     recalled = _recall(key)
     if recalled is not None:
         return Decision(recalled[0], None, recalled[1])
-    decision = _decide(sequence, body, state, names)
+    decision = _decide(sequence, body, state, names, fates)
     _remember(key, (decision.reason, decision.masks_exit))
     return decision
 
 
-def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
+def _decide(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...],
+            fates: list[Fate]) -> Decision:
     try:
-        return with_placeholders_filled(lambda filled: _trial(sequence, body, filled, names), state)
+        return with_placeholders_filled(lambda filled: _trial(sequence, body, filled, names, fates), state)
     except PlaceholderNeeded:
         return Decision("its carried values change structure")
 
 
-def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...]) -> Decision:
+def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...], fates: list[Fate]) -> Decision:
     split = Split.of(state, names)
     item_avals = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape[1:], a.dtype), sequence.xs)
 
@@ -175,7 +179,9 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
             values = split.rebuild(arrays)
             appends.carry_entered(values, state)
             try:
-                out = Split.of(body(sequence.make_item(k, x), *values), names)
+                returned, fate = run_recording(body, tuple(values), sequence.make_item(k, x))
+                fates.append(fate)
+                out = Split.of(returned, names)
             except PathRaises:  # every path through the body raises at run time: the carry stays
                 out = Split.of(split.rebuild(arrays), names)
         check_structure(split, out, Site("`for` loop", location_of(body)))
@@ -197,11 +203,12 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
         if before.shape != after.shape or changes_dtype:
             return Decision(f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration")
     reason = _independent_of_traced_data(closed, sequence, split, len(jax.tree_util.tree_leaves(item_avals)))
+    reason = reason or _updates_seen_elsewhere(body, state, names, fates)
     if reason:
         return Decision(reason)
     carried = [*array_avals, *closed.out_avals[:len(split.arrays)]]
     masks_exit = bool(closed.effects) or any(jnp.issubdtype(aval.dtype, jnp.inexact) for aval in carried)
-    return Decision("", traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1]), masks_exit)
+    return Decision("", traced_bodies.reusable(closed, split, state, sequence.xs, collectors[-1], fates), masks_exit)
 
 
 def _independent_of_traced_data(closed: jex_core.ClosedJaxpr, sequence: StaticSequence, split: Split,
@@ -216,6 +223,18 @@ def _independent_of_traced_data(closed: jex_core.ClosedJaxpr, sequence: StaticSe
         if updated == carried:
             return "" if any(outputs) else "it carries and appends no value that depends on traced data"
         carried = updated
+
+
+def _updates_seen_elsewhere(body: Callable, state: tuple, names: tuple[str, ...], fates: list[Fate]) -> str:
+    """Why a loop whose staged body would show a list or dict it updates stale (:mod:`.kept_containers`)
+    stays Python, or "": through a variable it does not carry, or through a second carried variable."""
+    stale = stale_read(body, state, fates)
+    if stale is not None:
+        return f"its body updates a {stale[1]} that it also reads through '{stale[0]}', which it does not carry"
+    shared = shared_update(state, names, fates)
+    if shared is not None:
+        return f"its body updates a {shared[2]} that both '{shared[0]}' and '{shared[1]}' reach"
+    return ""
 
 
 def _short(aval: Any) -> str:

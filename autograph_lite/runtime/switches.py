@@ -34,6 +34,7 @@ from . import report
 from .carry import Carried, cond_tolerates, joined_dtype
 from .carry_errors import Site
 from .conditionals import if_stmt, refuse_effect, run_on_copies, strongly_typed_where_a_branch_is
+from .kept_containers import Fate, kept_in_place
 from .locations import location_of
 from .logic import or_
 from .narrow_numbers import cast_loses_value
@@ -172,7 +173,7 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
     ordered = (chain.branches[-1], *chain.branches[:-1])
     traces = _Traces([None] * len(ordered))
     for _attempt in range(len(ordered) + 3):
-        traces.splits, traces.raised = [None] * len(ordered), set()
+        traces.splits, traces.raised, traces.fates = [None] * len(ordered), set(), {}
         traced = [_traced(index, position, branch, chain, traces) for position, branch in enumerate(ordered)]
         try:
             arrays = lax.switch(index, traced)
@@ -189,6 +190,7 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
         if arrays is not None and (plan == traces.applied or (traces.applied is None and not plan.converts)):
             given = [split for k, split in enumerate(traces.splits) if split is not None and k not in traces.raised]
             outputs = plan.template.rebuild(strongly_typed_where_a_branch_is(arrays, given))
+            outputs = kept_in_place(chain.operands, outputs, [f for k, f in traces.fates.items() if k not in traces.raised])
             report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
                           Carried(chain.names, outputs), traces.notes(ordered, chain.names))
             return outputs
@@ -218,6 +220,7 @@ class _Traces:
 
     splits: list[Split | None]
     raised: set[int] = dataclasses.field(default_factory=set)
+    fates: dict[int, Fate] = dataclasses.field(default_factory=dict)  # what a branch did with the containers given
     fills: dict[int, dict[int, Any]] = dataclasses.field(default_factory=dict)
     applied: _Plan | None = None
 
@@ -353,7 +356,7 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
     def traced_branch() -> list[Any]:
         try:
             with runs_when(lambda: index == position):
-                values = _run_branch(branch, chain)
+                values = _run_branch(branch, chain, traces, position)
         except PathRaises:
             traces.raised.add(position)
             return _raising_outputs(traces)
@@ -386,10 +389,11 @@ def _converted(array: Any, path: tuple[Any, ...]) -> Any:
     return array
 
 
-def _run_branch(branch: Branch, chain: _Chain) -> list[Any]:
+def _run_branch(branch: Branch, chain: _Chain, traces: _Traces, position: int) -> list[Any]:
     """One trace of the branch's function, on fresh copies of the operands (see ``conditionals``)."""
     try:
         with python_errors_at_run_time(location_of(branch)):
-            return run_on_copies(branch, chain.operands, location_of(branch))
+            values, traces.fates[position] = run_on_copies(branch, chain.operands, location_of(branch))
+            return values
     except UnassignedReadError as error:
         raise _NotAsIs() from error

@@ -40,6 +40,7 @@ from jax.extend import core as jex_core
 from jax.tree_util import PyTreeDef
 
 from . import appends, report
+from .kept_containers import Fate, kept_in_place
 from .session import current
 from .values import Split
 
@@ -54,6 +55,7 @@ class TracedBody:
     split: Split
     appended: tuple[appends.Appended, ...]
     appended_tree: PyTreeDef
+    fates: tuple[Fate, ...] = ()  # what the trial's run of the body did with the containers it was given
 
     @property
     def reads_index(self) -> bool:
@@ -70,7 +72,7 @@ class TracedBody:
         """One iteration on the carried ``values``: the trial's equations bound again, no user code run.
         (A body that appends is replayed by :meth:`staged` only.)"""
         outputs = self._outputs(index, x, Split.of(values, self.split.names).arrays)
-        return self.split.rebuild(outputs[:len(self.split.arrays)])
+        return kept_in_place(values, self.split.rebuild(outputs[:len(self.split.arrays)]), self.fates, same_place=True)
 
     def _outputs(self, index: Any, x: Any, arrays: list[Any]) -> list[Any]:
         index = jnp.asarray(0) if index is None else index  # an index the iteration does not read
@@ -96,9 +98,9 @@ class TracedBody:
 
 
 def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
-             collector: appends.Collector) -> TracedBody | None:
+             collector: appends.Collector, fates: list[Fate]) -> TracedBody | None:
     """The trial's trace, when staging would trace the same program (see the module's conditions);
-    ``collector`` holds what the trial's iteration appended."""
+    ``collector`` holds what the trial's iteration appended, ``fates`` what it did with the containers."""
     appended_leaves, appended_tree = jax.tree_util.tree_flatten(tuple(entry.value for entry in collector.appended))
     if closed.effects or len(closed.out_avals) != len(split.arrays) + len(appended_leaves):
         return None
@@ -113,7 +115,7 @@ def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
         if (entry.shape, entry.dtype, entry.weak_type) != (after.shape, after.dtype, after.weak_type):
             return None
     appended = tuple(dataclasses.replace(entry, value=None) for entry in collector.appended)  # no tracer kept
-    return TracedBody(closed, split, appended, appended_tree)
+    return TracedBody(closed, split, appended, appended_tree, tuple(fates))
 
 
 def _recording() -> bool:
