@@ -27,7 +27,8 @@ _INDENT_HEADER = "if True:\n"
 # The names of the code objects of comprehensions and generator expressions.
 _COMPREHENSION_CODE_NAMES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 # A string prefix holding f (f"", rf'', Fr""): where the text has none, the function has no f-string.
-_FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]")
+# An f-string prefix, or a string literal's end followed by `%` (`"loss %.3f" % x`).
+_FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]|['\"]\s*%")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +44,8 @@ class ParsedFunction:
     # Whether the compiled function holds the code of a def or lambda (maybe inside a comprehension's):
     # without it, no nested def or lambda.
     may_nest: bool = True
-    # Whether the source text has a string prefix with f (in a comment, maybe): without it, no f-string.
+    # Whether the source text has a string prefix with f, or a string literal's end before `%` (in a comment,
+    # maybe): without either, no f-string and no %-formatting of a literal.
     may_format: bool = True
 
     def location(self, node: gast.AST) -> Location:

@@ -5,8 +5,9 @@ The converted function must print what eager Python prints, in the same order, o
 (which run the cached program and trace nothing, so a ``print`` that ran only while tracing prints
 nothing then). The check captures stdout (program_check.py). Prints go everywhere a statement can:
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
-strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), several
-values at once, with ``sep=`` and ``end=``; and a helper that prints, called in expressions
+strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), text made
+by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+``, several values at once, with ``sep=``
+and ``end=``; and a helper that prints, called in expressions
 (``shown(2)``), also as a lazy operand of ``and`` / ``or``, and as a statement of its own.
 
 Format specs apply to int and float scalars only (a NumPy array and a bool have no ``.3f``).
@@ -50,12 +51,14 @@ class Printing:
         return self.pick(list(NUMERIC if self.has("vectors") else SCALARS) + ["b"])
 
     def print_item(self, scope: Scope) -> str:
-        """A string, a value, or an f-string of one or two values."""
-        kind = self.pick(["value", "fstring", "word", "value", "fstring"])
+        """A string, a value, an f-string of one or two values, or text made another way."""
+        kind = self.pick(["value", "fstring", "word", "value", "fstring", "text"])
         if kind == "word":
             return self.pick(WORDS)
         if kind == "value":
             return self.expr(self.value_type(), scope, self.draw(st.integers(0, 1))).text
+        if kind == "text":
+            return self.text_item(scope)
         fields = []
         for _ in range(self.draw(st.integers(1, 2))):
             t = self.value_type()
@@ -65,6 +68,19 @@ class Printing:
             fields.append(f"{label}{{{text}{':' + spec if spec else ''}}}")
         quote = '"' if any("'" in field for field in fields) else "'"  # Python 3.11: no reuse of the quote inside
         return f"f{quote}" + "".join(fields) + quote
+
+    def text_item(self, scope: Scope) -> str:
+        """Text made from a value by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+``, each
+        of which formatted a tracer's name while tracing (``repr`` is left out: eager NumPy scalars
+        have their own)."""
+        t = self.value_type()
+        value = self.expr(t, scope, self.draw(st.integers(0, 1))).text
+        spec = self.pick(SPECS) if t in SCALARS and t != "b" else ""
+        forms = [f'"v=" + str({value})', f'str({value}) + "."', f'"{{}}".format({value})',
+                 f'"%s" % ({value},)', f'", ".join(["v", str({value})])']
+        if spec:
+            forms += [f'"{{:{spec}}}".format({value})', f'format({value}, "{spec}")', f'"%{spec}" % {value}']
+        return self.pick(forms)
 
     def stmt_print(self, scope: Scope, ctx) -> Block:
         """A ``print``, or a call of the helper that prints made for its effect (``shown(n)`` as a

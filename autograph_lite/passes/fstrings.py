@@ -1,4 +1,5 @@
-"""F-strings become ``_ag.format_string(template, *values)``.
+"""F-strings become ``_ag.format_string(template, *values)``; ``'...' % values`` becomes
+``_ag.percent_format('...', values)``.
 
 An f-string is formatted before the call that receives it runs, so a traced value in it would be
 formatted while tracing: a tracer's repr (``JitTracer(int32[])``), or a ``TypeError`` for a format
@@ -74,6 +75,13 @@ class _FStrings(ExpressionTransformer):
             return node
         operator = "format_message" if self.in_message else "format_string"
         return nodes.runtime_call(operator, [nodes.constant(template, node.lineno), *values], node.lineno)
+
+    def visit_BinOp(self, node: gast.BinOp) -> gast.expr:
+        """``'...' % values`` of a string literal: ``_ag.percent_format('...', values)``."""
+        self.generic_visit(node)
+        if not (isinstance(node.op, gast.Mod) and isinstance(node.left, gast.Constant) and isinstance(node.left.value, str)):
+            return node
+        return nodes.runtime_call("percent_format", [node.left, node.right], node.lineno)
 
     @contextlib.contextmanager
     def _message(self) -> Iterator[None]:

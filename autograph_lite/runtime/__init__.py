@@ -63,6 +63,7 @@ class Operators:
     augmented = staticmethod(items.augmented)
     format_string = staticmethod(printing.format_string)
     format_message = staticmethod(printing.format_message)
+    percent_format = staticmethod(printing.percent_format)
     raise_ = staticmethod(raises.raise_)
     assert_ = staticmethod(raises.assert_)
     not_for_handlers = staticmethod(raises.not_for_handlers)

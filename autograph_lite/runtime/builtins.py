@@ -25,7 +25,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
-from . import effects, printing
+from . import effects, printing, text
 from .locations import caller_location
 from .logic import drawn_privately, truth_fold, unknown_stop
 from .run_time_checks import stage_exception
@@ -293,6 +293,9 @@ TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.float: _float,
     builtins.bool: _bool,
     builtins.print: printing.print_,
+    builtins.str: text.str_,
+    builtins.repr: text.repr_,
+    builtins.format: text.format_,
     builtins.next: _next,
     builtins.iter: _iter,
     builtins.setattr: _setattr,

@@ -31,6 +31,7 @@ from .iteration import open_builtin
 from .locations import caller_location
 from .ownership import CONTAINERS, refuse
 from .session import TraceSession, current
+from .text import bound_text_method
 
 # Deeper than this, a converted function calling itself is taken to recurse on a traced condition.
 _RECURSION_LIMIT = 200
@@ -62,7 +63,7 @@ class Calls:
         if function is setattr or function is delattr:
             return attribute_stores.change_by_builtin(function, args, kwargs, self.call)
         if isinstance(function, (types.BuiltinFunctionType, type)):
-            handler = TRACED_BUILTINS.get(function) or open_builtin(function)
+            handler = TRACED_BUILTINS.get(function) or open_builtin(function) or bound_text_method(function)
             if handler is not None:
                 return handler(*args, **kwargs)
             if not isinstance(function, type):

@@ -65,8 +65,23 @@ class DeferredText:
             raise _no_text_yet(self.template, use)
         return self.template.format(*(_realized(value) for value in self.values))
 
+    def __add__(self, other: Any) -> Any:
+        """Concatenation: text known at run time too (a ``str`` once every value is known)."""
+        if isinstance(other, PercentText):
+            other = DeferredText("{!s}", (other,))
+        if isinstance(other, DeferredText):
+            joined = DeferredText(self.template + other.template, self.values + other.values)
+        elif isinstance(other, str):
+            joined = DeferredText(self.template + escaped(other), self.values)
+        else:
+            return NotImplemented
+        return joined if any_traced(joined.values) else joined.text()
+
     def __radd__(self, other: Any) -> Any:
-        return other + self.text()
+        if not isinstance(other, str):
+            return NotImplemented
+        joined = DeferredText(escaped(other) + self.template, self.values)
+        return joined if any_traced(joined.values) else joined.text()
 
     def __bool__(self) -> bool:
         return bool(self.text())
@@ -75,6 +90,50 @@ class DeferredText:
         if name.startswith("__") or not hasattr(str, name):
             raise AttributeError(name)
         return getattr(self.text(), name)
+
+
+@jax.tree_util.register_pytree_node_class
+class PercentText(DeferredText):
+    """The text of ``template % values`` with traced values (``"loss %.3f" % loss``), known at run time,
+    formatted there by ``%`` itself (whose conversions are not ``str.format``'s: ``%d`` of a float
+    truncates). ``single``: the right operand was one value, not a tuple."""
+
+    __slots__ = ("single",)
+
+    def __init__(self, template: str, values: tuple[Any, ...], single: bool = False) -> None:
+        super().__init__(template, values)
+        self.single = single
+
+    def tree_flatten(self) -> tuple[tuple[Any, ...], tuple[str, bool]]:  # type: ignore[override]
+        return self.values, (self.template, self.single)
+
+    @classmethod
+    def tree_unflatten(cls, aux: tuple[str, bool], values: Any) -> PercentText:  # type: ignore[override]
+        return cls(aux[0], tuple(values), aux[1])
+
+    def text(self, use: str = "is used as a str") -> str:
+        if any_traced(self.values):
+            raise _no_text_yet(self.template, use)
+        values = tuple(_realized(value) for value in self.values)
+        return self.template % (values[0] if self.single else values)
+
+    def __add__(self, other: Any) -> Any:
+        return DeferredText("{!s}", (self,)) + other
+
+    def __radd__(self, other: Any) -> Any:
+        return other + DeferredText("{!s}", (self,))
+
+
+def percent_format(template: str, values: Any) -> Any:
+    """``template % values`` where ``template`` is a string literal: a :class:`PercentText` where a value
+    is traced (a mapping of them is refused: its keys pick the values, as only a run-time check could)."""
+    if not any_traced(values):
+        return template % values
+    if isinstance(values, dict):
+        raise ConversionError(
+            f"'%'-formatting {template!r} with a dict that holds traced values: its text exists only when the "
+            "compiled program runs", caller_location(), "Use an f-string instead: f\"...{d['key']}...\".")
+    return PercentText(template, values, False) if isinstance(values, tuple) else PercentText(template, (values,), True)
 
 
 def _as_str_method(name: str) -> Callable[..., Any]:
@@ -88,7 +147,7 @@ def _as_str_method(name: str) -> Callable[..., Any]:
 
 for _name in (
     "__str__", "__repr__", "__format__", "__hash__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
-    "__ge__", "__add__", "__mul__", "__rmul__", "__mod__", "__len__", "__iter__", "__getitem__",
+    "__ge__", "__mul__", "__rmul__", "__mod__", "__len__", "__iter__", "__getitem__",
     "__contains__",
 ):
     setattr(DeferredText, _name, _as_str_method(_name))
@@ -134,7 +193,7 @@ def format_string(template: str, *values: Any) -> Any:
     kept: list[Any] = []
     remaining = iter(values)
     for literal, field, spec, conversion in _PARSER.parse(template):
-        kept_template.append(_escaped(literal))
+        kept_template.append(escaped(literal))
         if field is None:
             continue
         value = next(remaining)
@@ -144,7 +203,7 @@ def format_string(template: str, *values: Any) -> Any:
             kept_template.append("{" + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}")
             kept.append(value)
         else:
-            kept_template.append(_escaped(format(_converted(value, conversion), spec)))
+            kept_template.append(escaped(format(_converted(value, conversion), spec)))
     return DeferredText("".join(kept_template), tuple(kept))
 
 
@@ -200,7 +259,8 @@ def _converted(value: Any, conversion: str | None) -> Any:
     return _CONVERSIONS[conversion](value) if conversion else value
 
 
-def _escaped(text: str) -> str:
+def escaped(text: str) -> str:
+    """``text`` as literal text of a ``str.format`` template."""
     return text.replace("{", "{{").replace("}", "}}")
 
 
@@ -232,9 +292,9 @@ def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush:
 def _separator(name: str, separator: Any, default: str) -> tuple[str, tuple[Any, ...]]:
     """``sep`` or ``end`` as a piece of template and its values; Python's TypeError for a non-string."""
     if separator is None:
-        return _escaped(default), ()
+        return escaped(default), ()
     if isinstance(separator, str):
-        return _escaped(separator), ()
+        return escaped(separator), ()
     if isinstance(separator, DeferredText):
         return "{!s}", (separator,)
     raise TypeError(f"{name} must be None or a string, not {type(separator).__name__}")
