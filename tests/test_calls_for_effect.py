@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 
+import jax
 import jax.numpy as jnp
 import pytest
 from print_support import assert_prints_like_eager, staged_as
@@ -89,3 +90,27 @@ def test_outside_staged_code_every_callee_runs_as_written(x):
     autograph_lite.convert(branch_logs_to_a_library)(x)
     assert LOG == ([1] if x > 0 else [])
     assert "_ag.call_for_effect('bump', bump)" in autograph_lite.to_source(branch_bumps)
+
+
+def debug_print_in_a_traced_branch(x):
+    if x > 2:
+        jax.debug.print("big {x}", x=x)
+    return x + 1
+
+
+def debug_print_in_a_traced_while(x):
+    while x < 10:
+        x = x * 2
+        jax.debug.print("x={x}", x=x)
+    return x
+
+
+@pytest.mark.parametrize("function, x, expected", [
+    (debug_print_in_a_traced_branch, 5.0, "big 5.0\n"),
+    (debug_print_in_a_traced_branch, 1.0, ""),
+    (debug_print_in_a_traced_while, 1.0, "x=2.0\nx=4.0\nx=8.0\nx=16.0\n"),
+])
+def test_jax_debug_print_is_staged_where_it_is_called(function, x, expected):
+    # JAX stages its own effect: it prints when, and as often as, the staged code runs (it was refused
+    # as a library call made for its effect)
+    assert_prints_like_eager(function, jnp.float32(x), expected=expected)

@@ -37,6 +37,15 @@ from .text import bound_text_method
 _RECURSION_LIMIT = 200
 
 
+
+# JAX's own effects, staged where they are called: inside a staged branch or loop body they happen when,
+# and as often as, that code runs (a jax.debug.print in a lax.cond branch prints only if it is taken).
+_STAGED_BY_JAX = (jax.debug.print, jax.debug.callback)
+
+
+def _staged_by_jax(function: Any) -> bool:
+    return any(function is staged for staged in _STAGED_BY_JAX)
+
 class Calls:
     """Dispatch of calls from converted code; ``convert_function`` is the conversion layer's entry."""
 
@@ -87,9 +96,10 @@ class Calls:
         function of the user's runs converted, its effects checked where they are written, as for a
         call whose result is used; a container's method is checked by :func:`.effects.check_call`; any
         other callee (library code, a builtin, a class, a function that cannot be converted) has an
-        effect the runtime cannot see, which would happen once while tracing: refused at the call."""
+        effect the runtime cannot see, which would happen once while tracing: refused at the call, but
+        for JAX's own staged effects (``jax.debug.print``)."""
         context = appends.innermost()
-        if context is not None and not self._effects_seen(function):
+        if context is not None and not _staged_by_jax(function) and not self._effects_seen(function):
             refuse(
                 f"calls {callee_text}(...) for its effect",
                 f"this call of {callee_text}(), made for its effect and not converted (library code or a "
