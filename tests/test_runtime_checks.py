@@ -270,6 +270,9 @@ def test_warn_in_a_staged_branch(x):
         return [(w.category, str(w.message), w.filename, w.lineno) for w in seen]
 
     assert caught(autograph_lite.jit(warn_when_negative)) == caught(warn_when_negative)
+    # called outside jit on a concrete value, it warns at once, at the user's line too (it named the
+    # runtime's operator)
+    assert caught(autograph_lite.convert(warn_when_negative)) == caught(warn_when_negative)
 
 
 def both_branches_raise(x):

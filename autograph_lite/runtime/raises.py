@@ -130,7 +130,8 @@ def warn(message: Any, category: Any = None, stacklevel: int = 1, source: Any = 
     """``warnings.warn`` in staged code: at run time, when the program takes this path, with eager's
     category, message and location (so filters and once-per-location behave as eager)."""
     if not current().staged and not any_traced(message):
-        warnings.warn(message, category, stacklevel=stacklevel + 1, source=source)
+        # two frames of ours above the user's: this one and the operator's (runtime.Operators.warn)
+        warnings.warn(message, category, stacklevel=stacklevel + 2, source=source)
         return
     if not output_staged():  # a condition of the path traced again: staged where it was evaluated
         return
