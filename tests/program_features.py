@@ -33,7 +33,7 @@ FEATURES: dict[str, str] = {
     # Not supported by the converter when the generator was written; off unless asked for.
     "break_continue": "break / continue (at the end of if branches, or of a loop body) in loops",
     "loop_else": "for ... else / while ... else (only with break_continue)",
-    "return_in_loop": "return at the end of an if branch inside a loop",
+    "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return (program_loops.py)",
     "minmax_builtins": "min(a, b) / max(a, b) / abs(a) on traced values",
     "special_floats": "float inputs that may be NaN, +-inf or -0.0, and int() of them (program_mixed_dtypes.py)",
     "maybe_undefined_use": "reads of a variable assigned on only some paths (Python may raise "

@@ -122,6 +122,21 @@ class Loops:
         header = f"for {p}, {q} in zip({self.use(scope, first)}, {self.use(scope, second)}):"
         return self.loop([header], targets, scope, ctx, "for")
 
+    def endless_while(self, scope: Scope, ctx: Ctx) -> Block:
+        """``while True:`` left by a ``return`` only (a counter bounds it; no ``break`` is drawn), the
+        function's last statement: Python's implicit ``return None`` after it is no path."""
+        self.used.add("return_in_loop")
+        counter = self.fresh("w")
+        before = scope.copy()
+        before.define(Var(counter, "i", MAX_TRIPS, "target"))
+        inside = self.loop_scope(before)
+        test = f"{counter} >= {self.draw(st.integers(1, 4))}"
+        if self.chance(60):
+            test += f" or {self.condition(inside).text}"
+        first = [f"{counter} = {counter} + 1", f"if {test}:", f"    {self.return_statement(inside)}"]
+        block = self.loop([f"{counter} = 0", "while True:"], [], before, ctx, "while", first_lines=first)
+        return dataclasses.replace(block, exits=True, returns=True)  # nothing follows it
+
     def stmt_flag_while(self, scope: Scope, ctx: Ctx) -> Block:
         """``d = False; while not d:`` whose first iteration sets ``d`` from a (mostly traced) condition:
         a test concrete on entry and traced after one iteration, with the body's Python numbers
@@ -139,6 +154,9 @@ class Loops:
                          first_lines=first)
 
     def stmt_while(self, scope: Scope, ctx: Ctx) -> Block:
+        if self.has("return_in_loop") and not self.has("break_continue") and not ctx.loops and ctx.depth == 0 \
+                and self.chance(20):
+            return self.endless_while(scope, ctx)
         counter = self.fresh("w")
         limits = [str(self.draw(st.integers(2, 5)))]
         limits += [v.name for v in self.visible(scope, ("i",)) if v.kind == "arg"]

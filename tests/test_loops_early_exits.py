@@ -137,3 +137,19 @@ def test_stage_with_early_exit_is_a_while_loop():
 @pytest.mark.parametrize("x, y", [(3.0, 1.0), (-1.0, -1.0), (0.0, 5.0)])
 def test_boolean_operators_in_a_while_test(x, y):
     assert_equivalent(or_in_while_test, F32(x), F32(y))
+
+
+def grows_until_large(x):
+    k = 0
+    while True:
+        k += 1
+        if x > 100:
+            return x, k
+        x = x * 3
+
+
+@pytest.mark.parametrize("x", [1.0, 500.0])
+def test_while_true_left_only_by_return(x):
+    # Python's implicit `return None` after an endless loop is no path: it was taken for one, and the
+    # staged choice between None and the tuple refused
+    assert_equivalent(grows_until_large, F32(x))
