@@ -226,3 +226,18 @@ def test_for_auto_policy_loop_variable_read_after_a_loop_with_an_exit(x: float) 
     assert_same(autograph_lite.jit(last_index_before_exit)(jnp.float32(x)), expected, what="jit, auto")
     assert_same(autograph_lite.jit(last_index_before_exit, static_loops="stage")(jnp.float32(x)), expected,
                 what="jit, stage")
+
+
+def reversed_digits(start, stop, step):
+    out = 0
+    for i in reversed(range(start, stop, step)):
+        out = out * 10 + i
+    return out, len(range(start, stop, step))
+
+
+@pytest.mark.parametrize("bounds", [(0, 4, 1), (0, 0, 1), (1, 9, 3), (8, 0, -2), (5, 5, -1), (2, 7, 4)])
+def test_reversed_and_len_of_a_traced_range(bounds):
+    # a range with a traced bound: reversed(...) is a range of its own, len(...) its traced count
+    # (both were an unlocated TypeError naming TracedRange)
+    expected = reversed_digits(*bounds)
+    assert_same(autograph_lite.jit(reversed_digits)(*[jnp.int32(b) for b in bounds]), expected, what="jit")

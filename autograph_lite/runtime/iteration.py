@@ -3,7 +3,8 @@
 ``range(n)`` with a traced ``n`` cannot be built at all, and ``enumerate(x)`` / ``zip(a, b)`` hide
 their arguments once built, so calls to them from converted code get :func:`open_builtin`'s
 versions. With concrete arguments it returns the builtin's own result; otherwise a small
-description that the loop operator stages and that still iterates like the builtin.
+description that the loop operator stages and that still iterates like the builtin. ``reversed`` and
+``len`` of a range with a traced bound are a range of their own and its traced count.
 
 A traced ``range`` bound follows Python's rule for ``range``: an integer, or a bool (``range(True)``
 is ``range(1)``), which is counted as the int32 it stands for; a float bound is a located
@@ -162,7 +163,26 @@ def _zip(*iterables: Any, **kwargs: Any) -> Any:
     return builtins.zip(*iterables, **kwargs)
 
 
-_OPEN_BUILTINS: dict[Any, Callable[..., Any]] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip}
+def _reversed(sequence: Any) -> Any:
+    """``reversed(range(...))`` with a traced bound: the same numbers from the last one down, a range of
+    its own (so that ``for i in reversed(range(n))`` is staged as the range is); else the builtin's."""
+    if not isinstance(sequence, TracedRange):
+        return builtins.reversed(sequence)
+    last = sequence.start + (sequence.trip_count() - 1) * sequence.step  # start - step when it is empty
+    return TracedRange(last, sequence.start - sequence.step, -sequence.step)
+
+
+def _len(sized: Any) -> Any:
+    """``len(range(...))`` with a traced bound: the traced count, a weakly typed int as a Python int is
+    under ``jit``; else the builtin's."""
+    if not isinstance(sized, TracedRange):
+        return builtins.len(sized)
+    count = sized.trip_count()
+    return converted(count, count.dtype, weak=True)
+
+
+_OPEN_BUILTINS: dict[Any, Callable[..., Any]] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip,
+                                                 builtins.reversed: _reversed, builtins.len: _len}
 
 
 def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
