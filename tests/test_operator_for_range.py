@@ -232,12 +232,22 @@ def reversed_digits(start, stop, step):
     out = 0
     for i in reversed(range(start, stop, step)):
         out = out * 10 + i
-    return out, len(range(start, stop, step))
+    return out
 
 
 @pytest.mark.parametrize("bounds", [(0, 4, 1), (0, 0, 1), (1, 9, 3), (8, 0, -2), (5, 5, -1), (2, 7, 4)])
-def test_reversed_and_len_of_a_traced_range(bounds):
-    # a range with a traced bound: reversed(...) is a range of its own, len(...) its traced count
-    # (both were an unlocated TypeError naming TracedRange)
+def test_reversed_traced_range(bounds):
+    # reversed(...) of a range with a traced bound is a range of its own (it was an unlocated TypeError
+    # naming TracedRange)
     expected = reversed_digits(*bounds)
     assert_same(autograph_lite.jit(reversed_digits)(*[jnp.int32(b) for b in bounds]), expected, what="jit")
+
+
+def length_of_a_traced_range(n):
+    return len(range(n))
+
+
+def test_len_of_a_traced_range_is_a_located_error():
+    with pytest.raises(autograph_lite.StagingTypeError, match="len\\(\\) of a range with a traced bound") as raised:
+        autograph_lite.jit(length_of_a_traced_range)(jnp.int32(3))
+    assert raised.value.location.lineno == length_of_a_traced_range.__code__.co_firstlineno + 1

@@ -353,12 +353,10 @@ def _any_loop_exit(body: list[gast.stmt]) -> bool:
 def _always_returns(statements: list[gast.stmt]) -> bool:
     """Whether no path falls through ``statements``. A ``try`` falls through only by its body (with its
     ``else``) or a handler, unless its ``finally`` returns; a ``with`` may always fall through: its
-    context manager may suppress an exception. A ``while True:`` without a ``break`` of its own is left
-    by a ``return`` (or an exception) only: the function's implicit ``return None`` after it is no path."""
+    context manager may suppress an exception. Nor does a ``while True:`` with no ``break`` of its own."""
     for statement in statements:
-        if isinstance(statement, (gast.Return, gast.Raise)):
-            return True
-        if isinstance(statement, gast.While) and _endless(statement):
+        endless = isinstance(statement, gast.While) and getattr(statement.test, "value", 0) is True
+        if isinstance(statement, (gast.Return, gast.Raise)) or (endless and not _contains_own(statement.body, gast.Break)):
             return True
         if isinstance(statement, gast.If) and _always_returns(statement.body) and _always_returns(statement.orelse):
             return True
@@ -367,11 +365,6 @@ def _always_returns(statements: list[gast.stmt]) -> bool:
         )):
             return True
     return False
-
-
-def _endless(loop: gast.While) -> bool:
-    """Whether ``loop`` is ``while True:`` (a constant that is true) with no ``break`` of its own."""
-    return isinstance(loop.test, gast.Constant) and bool(loop.test.value) and not _contains_own(loop.body, gast.Break)
 
 
 def _always_exits(statements: list[gast.stmt]) -> bool:

@@ -3,8 +3,9 @@
 ``range(n)`` with a traced ``n`` cannot be built at all, and ``enumerate(x)`` / ``zip(a, b)`` hide
 their arguments once built, so calls to them from converted code get :func:`open_builtin`'s
 versions. With concrete arguments it returns the builtin's own result; otherwise a small
-description that the loop operator stages and that still iterates like the builtin. ``reversed`` and
-``len`` of a range with a traced bound are a range of their own and its traced count.
+description that the loop operator stages and that still iterates like the builtin. ``reversed`` of
+a range with a traced bound is a range of its own; its ``len`` a located error (``len`` must give an
+int, and the count is known at run time only).
 
 A traced ``range`` bound follows Python's rule for ``range``: an integer, or a bool (``range(True)``
 is ``range(1)``), which is counted as the int32 it stands for; a float bound is a located
@@ -52,6 +53,15 @@ class TracedRange:
     start: Any
     stop: Any
     step: Any
+
+    def __len__(self) -> int:
+        raise StagingTypeError(
+            "len() of a range with a traced bound: len() must give a Python int, and the number of items "
+            "is known only when the program runs",
+            caller_location(),
+            "Compute it from the bounds: max((stop - start + step - 1) // step, 0) for a positive step "
+            "(jnp.maximum for traced bounds), or make the bound static (static_argnums / static_argnames).",
+        )
 
     def trip_count(self) -> Any:
         """How many times Python's ``range`` runs. Its span ``stop - start`` may be past the bounds'
@@ -172,17 +182,8 @@ def _reversed(sequence: Any) -> Any:
     return TracedRange(last, sequence.start - sequence.step, -sequence.step)
 
 
-def _len(sized: Any) -> Any:
-    """``len(range(...))`` with a traced bound: the traced count, a weakly typed int as a Python int is
-    under ``jit``; else the builtin's."""
-    if not isinstance(sized, TracedRange):
-        return builtins.len(sized)
-    count = sized.trip_count()
-    return converted(count, count.dtype, weak=True)
-
-
 _OPEN_BUILTINS: dict[Any, Callable[..., Any]] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip,
-                                                 builtins.reversed: _reversed, builtins.len: _len}
+                                                 builtins.reversed: _reversed}
 
 
 def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
