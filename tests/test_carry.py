@@ -10,7 +10,9 @@ difference. ``describe`` is the one description of a carried value's type, in er
 from __future__ import annotations
 
 import collections
+import dataclasses
 
+import jax
 import jax.numpy as jnp
 import pytest
 from support import where
@@ -265,3 +267,38 @@ def carries_a_tuple(x):
 def test_explain_lists_a_carried_tuple_without_an_article():
     text = str(autograph_lite.explain(carries_a_tuple, F32(1.0)))
     assert "carries pair: tuple of (f32[], f32[])" in text
+
+
+@dataclasses.dataclass
+class PlainState:
+    a: object
+
+
+@dataclasses.dataclass
+class RegisteredState:
+    a: object
+
+
+jax.tree_util.register_dataclass(RegisteredState, data_fields=["a"], meta_fields=[])
+
+
+def steps_plain(x):
+    s = PlainState(x)
+    if x > 0:
+        s = PlainState(x + 1)
+    return s.a
+
+
+def steps_registered(x):
+    s = RegisteredState(x)
+    if x > 0:
+        s = RegisteredState(x + 1)
+    return s.a
+
+
+def test_an_object_that_is_no_pytree_gets_the_fix_that_registers_its_class():
+    # the fix said "make it an array"; registering the class is what works
+    with pytest.raises(StagingTypeError, match="register the class as a pytree") as raised:
+        autograph_lite.jit(steps_plain)(jnp.float32(3.0))
+    assert "object of class PlainState" in str(raised.value)
+    assert float(autograph_lite.jit(steps_registered)(jnp.float32(3.0))) == 4.0

@@ -57,6 +57,7 @@ class Difference:
     second: str  # and in the second (the false branch; after one iteration)
     what: str  # SHAPE, DTYPE, SHAPE_AND_DTYPE, STRUCTURE or PYTHON_VALUE
     leaves: tuple[Any, Any] | None = None  # the first two array leaves that differ (abstract types)
+    opaque: str = ""  # the class of an object in it that is no pytree (a plain dataclass): JAX cannot carry it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,6 +152,10 @@ def _fix(difference: Difference, sides: Sides) -> str:
     subject = _subject(difference.name)
     if difference.name == RETURN_VALUE and sides.branches is not None:
         return _RETURN_FIX
+    if difference.opaque:
+        return (f"JAX carries an object of class {difference.opaque} only as one Python value, the same on every path; register "
+                f"the class as a pytree (jax.tree_util.register_dataclass for a dataclass, or "
+                "register_pytree_node_class), so that its fields are carried as arrays.")
     if difference.leaves is None and sides.branches is None:
         return f"Give {subject} its final structure before the loop, or iterate over unroll(...) to keep the loop in Python."
     if difference.leaves is None:
