@@ -69,6 +69,8 @@ ENTRIES = {
     "min_key_of_rows": (autograph_lite.TracedPredicateError, (jnp.ones((2, 2), F32),)),
     "vector_in_tuple": (autograph_lite.TracedPredicateError, (XS,)),
     "traced_key_in_dict": (autograph_lite.TracedPredicateError, (I32(1),)),
+    "stale_read_of_an_updated_dict": (autograph_lite.ConversionError, (F32(1.5), I32(1))),
+    "len_of_a_traced_range": (autograph_lite.StagingTypeError, (I32(3),)),
 }
 # These take a Python object that jit cannot trace: it is closed over instead.
 WITH_STATE = {"attribute_write_in_traced_if", "attribute_write_in_traced_while"}

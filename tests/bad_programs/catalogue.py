@@ -284,3 +284,18 @@ def traced_key_in_dict(x):
     if x in names:  # error: `in` on a dict hashes the element, and a traced JAX value has no hash
         return x * 2
     return x
+
+
+def stale_read_of_an_updated_dict(w, c):
+    layers = [{"w": w}]
+    layer = layers[0]
+    if c > 0:  # error: 'layers' reaches a dict whose items this branch of the `if` updates through another variable
+        layer["w"] = layer["w"] * 2.0
+        seen = layers[0]["w"]
+    else:
+        seen = w
+    return seen
+
+
+def len_of_a_traced_range(n):
+    return len(range(n))  # error: len() of a range with a traced bound
