@@ -123,3 +123,26 @@ def concrete_length(x):
 def test_concrete_values_give_the_builtins_text():
     assert autograph_lite.convert(concrete)(F32(1.0)) == concrete(F32(1.0)) == "3'a'  72.5p-q()"
     assert float(autograph_lite.jit(concrete_length)(F32(1.0))) == len(concrete(F32(1.0)))
+
+
+class EnvError(Exception):
+    def __init__(self, value):
+        super().__init__(f"env failed with value {value:.2f}")
+        self.value = value
+
+
+def env_step(x):
+    x = x * 1.7
+    if x > 50:
+        raise EnvError(x)
+    return x
+
+
+def test_an_exception_class_of_the_users_formats_its_message_at_run_time():
+    # its __init__ runs converted, as any class's of the user's: the f-string of the traced value is
+    # text known at run time (run unconverted, it was JAX's TypeError on every input)
+    assert float(autograph_lite.jit(env_step)(F32(10.0))) == float(env_step(F32(10.0)))
+    with pytest.raises(EnvError) as raised:
+        autograph_lite.jit(env_step)(F32(40.0))
+    assert str(raised.value) == "env failed with value 68.00"
+    assert float(raised.value.value) == 68.0

@@ -155,7 +155,8 @@ class Calls:
             made = cls(*args, **kwargs)
             _note_made_with_namespace(made)  # inside staged code, the new instance is that code's own
             return made
-        made = object.__new__(cls)  # cls.__new__ is object.__new__ (_convertible_init)
+        # cls.__new__ is object.__new__, or a Python exception's, which keeps the arguments (_builtin_new)
+        made = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls, *args, **kwargs)
         _note_made_with_namespace(made)
         if isinstance(init, dataclass_init.DataclassInit):  # a dataclass's __init__, without source
             init.run(made, args, kwargs, self.call)
@@ -239,7 +240,7 @@ def _init_to_convert(cls: type, init: Any) -> types.FunctionType | dataclass_ini
     instance. A plain ``__init__``'s stores into ``self`` run a property setter or ``__setattr__`` of
     the user's converted (:mod:`.attribute_stores`); a dataclass's generated one stores as Python does
     (:func:`_stores_run_users_code`)."""
-    if type(cls).__call__ is not type.__call__ or cls.__new__ is not object.__new__:
+    if type(cls).__call__ is not type.__call__ or not _builtin_new(cls):
         return None
     if not isinstance(init, types.FunctionType) or callees.is_marked_do_not_convert(init) or \
             callees.is_library_function(init):
@@ -249,11 +250,22 @@ def _init_to_convert(cls: type, init: Any) -> types.FunctionType | dataclass_ini
     if steps is None and filename.startswith("<") and not linecache.getlines(filename):
         return None
     for base in cls.__mro__[:-1]:
+        if base.__module__ == "builtins" and issubclass(base, BaseException):
+            continue  # Python's exceptions: their __new__ keeps the arguments, their __init__ sets them again
         if callees.is_library_module(base.__module__) and _CONSTRUCTION_HOOKS.intersection(vars(base)):
             return None
         if steps is not None and _stores_run_users_code(base, steps.frozen):
             return None
     return init if steps is None else steps
+
+
+def _builtin_new(cls: type) -> bool:
+    """Whether ``cls.__new__`` is ``object.__new__``, or the ``__new__`` of the Python exception it derives
+    from (which keeps the arguments as ``args``): no code of the user's or a library's makes the instance."""
+    if cls.__new__ is object.__new__:
+        return True
+    base = next(b for b in cls.__mro__ if b.__module__ == "builtins")
+    return issubclass(base, BaseException) and cls.__new__ is base.__new__
 
 
 def _stores_run_users_code(base: type, frozen: bool) -> bool:
