@@ -6,7 +6,8 @@ eager's exception type and message (``autograph_lite.jit`` raises the exception 
 printing what eager Python printed before it. The generator draws, anywhere a statement can go:
 
 - ``if <condition>: [statements]; raise E(<message>)`` (``ValueError``, ``KeyError``,
-  ``OverflowError``): the branch never falls through, so what it assigns is not read after it;
+  ``OverflowError``, or ``CheckFailed(N, value)``, the program's own class, whose ``__init__``
+  formats the value): the branch never falls through, so what it assigns is not read after it;
 - ``assert <condition>, <message>`` and, sometimes, ``assert <condition>``;
 - ``v = within_limit(<float expression>)``: a module-level helper whose own traced ``if`` raises, so
   that the check is staged in a called function (and, drawn inside a branch, under a staged branch of
@@ -29,7 +30,11 @@ import re
 from hypothesis import strategies as st
 from program_model import MAX_DEPTH, NUMERIC, SCALARS, Block, Ctx, E, Scope, indent
 
-EXCEPTIONS = ("ValueError", "KeyError", "OverflowError")
+RAISED = ("ValueError", "KeyError", "OverflowError")
+# An exception class of the program's own whose __init__ formats a traced value: it must run converted.
+CHECK_FAILED = ("class CheckFailed(ValueError):\n    def __init__(self, number, value):\n"
+                "        super().__init__(f'check {number}: {value:.2f}')\n        self.value = value")
+EXCEPTIONS = (*RAISED, "CheckFailed")
 _CHECK_MESSAGE = re.compile(r"'?check \d+")
 _SPECS = ("", ".2f", "")  # format specs for scalars (a bool or an array has no .2f)
 HELPER_LIMIT = 6.0  # within the range of generated floats, so that both paths are taken
@@ -88,9 +93,18 @@ class Raises:
         before = self.block(scope, inner, 2, least=0)
         lines = before.lines
         if not before.exits:
-            lines = lines + [f"raise {self.pick(EXCEPTIONS)}({self.check_message(before.scope)})"]
+            lines = lines + [self.raise_line(before.scope)]
         # The branch never falls through: after the `if`, only what was bound before it is.
         return Block([f"if {test}:"] + indent(lines), scope)
+
+    def raise_line(self, scope: Scope) -> str:
+        """``raise E(message)``, or now and then ``raise CheckFailed(N, value)``, whose own ``__init__``
+        formats the traced value."""
+        if self.chance(25):
+            self.module_parts["CheckFailed"] = CHECK_FAILED
+            value = self.expr(self.pick(["f", "i"]), scope, self.draw(st.integers(0, 1))).text
+            return f"raise CheckFailed({next(self.counter)}, {value})"
+        return f"raise {self.pick(RAISED)}({self.check_message(scope)})"
 
     def stmt_assert_check(self, scope: Scope, ctx: Ctx) -> Block:
         self.used.add("raises")

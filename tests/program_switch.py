@@ -21,7 +21,7 @@ import dataclasses
 
 from hypothesis import strategies as st
 from program_model import MAX_DEPTH, Block, Ctx, Scope, Var, indent, merge_scopes
-from program_raises import EXCEPTIONS
+from program_raises import RAISED
 
 _FLOAT_LITERALS = ("-10.0", "10.0", "0.5", "2.5", "0.0")
 _INT_LITERALS = ("0", "3", "-1")  # a float variable holding a Python int: Var.weak
@@ -89,5 +89,5 @@ class Switches:
         before = self.block(scope, dataclasses.replace(ctx, depth=ctx.depth + 1), 2, least=0)
         if before.exits:
             return before
-        raise_line = f"raise {self.pick(EXCEPTIONS)}({self.check_message(before.scope)})"
+        raise_line = f"raise {self.pick(RAISED)}({self.check_message(before.scope)})"
         return Block(before.lines + [raise_line], before.scope, True, False)
