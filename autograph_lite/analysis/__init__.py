@@ -2,7 +2,8 @@
 
 One rule decides what a statement carries: the names written in it that are live after it, and, in a
 loop, those read in its body before the body has surely written them (the value from the previous
-iteration). An ``if`` branch that reads a name before writing it needs its value, but returns it only if
+iteration); and the names whose container (from before the statement) it updates through an item,
+which others may see after it. An ``if`` branch that reads a name before writing it needs its value, but returns it only if
 it is live after the ``if``: such a name is an input only. Temporaries local to a branch or a body are
 neither.
 """

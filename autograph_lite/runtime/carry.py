@@ -26,7 +26,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from ..errors import ConversionError
 from .carry_errors import (
@@ -41,6 +40,7 @@ from .carry_errors import (
     assigned_in_one_branch,
     first_assigned_in_loop,
     mismatch_error,
+    opaque_class,
     read_of_one_branch_value,
 )
 from .kept_containers import Fate
@@ -127,20 +127,10 @@ def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Diffe
         else:
             what, leaves = _array_difference(_leaf_types(first, index), _leaf_types(second, index), tolerates)
         if what:
-            opaque = _opaque_class(first_values[index]) or _opaque_class(second_values[index]) if what == PYTHON_VALUE else ""
+            opaque = opaque_class(first_values[index]) or opaque_class(second_values[index]) if what == PYTHON_VALUE else ""
             found.append(Difference(first.names[index], describe(first_values[index]),
                                     describe(second_values[index]), what, leaves, opaque))
     return found
-
-
-def _opaque_class(value: Any) -> str:
-    """The name of the class of an object in ``value`` that JAX holds as one Python leaf, not a pytree of
-    arrays (an instance of a plain dataclass or class of the user's), or ""."""
-    for leaf in jax.tree_util.tree_leaves(value):
-        if not isinstance(leaf, (jax.Array, np.ndarray, np.generic, bool, int, float, complex, str, bytes)) \
-                and hasattr(leaf, "__dict__") and not callable(leaf):
-            return type(leaf).__name__
-    return ""
 
 
 def _leaf_types(split: Split, index: int) -> list[Any]:

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -146,6 +147,16 @@ def _statement(difference: Difference, sides: Sides) -> str:
     first = sides.first if difference.leaves else sides.first_python
     return (f"{_subject(difference.name)} is {difference.first} {first} but {difference.second} {sides.second} "
             f"({difference.what})")
+
+
+def opaque_class(value: Any) -> str:
+    """The name of the class of an object in ``value`` that JAX holds as one Python leaf, not a pytree of
+    arrays (an instance of a plain dataclass or class of the user's), or ""."""
+    for leaf in jax.tree_util.tree_leaves(value):
+        if not isinstance(leaf, (jax.Array, np.ndarray, np.generic, bool, int, float, complex, str, bytes)) \
+                and hasattr(leaf, "__dict__") and not callable(leaf):
+            return type(leaf).__name__
+    return ""
 
 
 def _fix(difference: Difference, sides: Sides) -> str:
