@@ -16,7 +16,8 @@ in order (``list(d.values())``, ``for k in d:``) saw the values swapped. The gen
 - ``alias_second_name``: a second name bound to a container inside another container (or the
   other way round), updated through one under a traced ``if`` or in a staged ``while``, read
   through the other (a store through the outer one, ``boxes[0]["v"] = ...``, is refused with a
-  located error: drawn seldom);
+  located error: drawn seldom), or updated in one branch of a traced ``if`` and replaced by a new
+  dict in the other;
 - ``alias_key_order``: a dict whose keys were inserted out of alphabetical order, updated under a
   traced ``if``, read in order, weighted by position (a swap changes the value).
 
@@ -191,7 +192,16 @@ class Aliases:
         first, second = self._alias_value(scope), self._alias_value(scope)
         # a store through the outer container, the converter refuses (a located error): seldom, so
         # that it leaves room for the silent shapes
-        shape = self.pick(["dict_in_list", "list_in_list", "taken_from_list"] * 2 + ["stored_through_list"])
+        shape = self.pick(["dict_in_list", "list_in_list", "taken_from_list"] * 2 + ["stored_through_list",
+                                                                                    "replaced_in_a_branch"])
+        if shape == "replaced_in_a_branch":  # the other branch binds a new dict: the list sees one path's update
+            build = [f'{inner} = {{"v": {first.text}}}', f'{outer} = [{inner}, {{"v": {second.text}}}]']
+            update, fresh = self._alias_update(f'{inner}["v"]', ELEMENT, scope, looped=False), self._alias_value(scope)
+            body = [f"if {self._alias_test(scope)}:", f'    {inner} = {{"v": {fresh.text}}}', "else:",
+                    f'    {inner}["v"] = {update.text}']
+            read = self._weighted([f'{outer}[0]["v"]', f'{inner}["v"]'], max(update.bound, fresh.bound, ELEMENT))
+            line, scope = self._into_state(read, scope, ctx)
+            return Block(build + body + [line], scope)
         if shape == "list_in_list":
             build = [f"{inner} = [{first.text}, {second.text}]", f"{outer} = [{inner}]"]
             writes, reads = (f"{inner}[0]", [f"{outer}[0][0]", f"{outer}[0][1]"])

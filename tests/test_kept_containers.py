@@ -244,3 +244,40 @@ def carries_both_in_if(w, c):
 def test_a_branch_sees_its_update_through_every_carried_name():
     for c in (1, -1):
         agrees(carries_both_in_if, F32(1.5), I32(c))
+
+
+def replaced_in_one_branch_held_elsewhere(x):
+    d = {"a": x}
+    held = [d]
+    if x > 0:
+        d = {"a": x * 5.0}
+    else:
+        d["a"] = x * 7.0
+    return held[0]["a"], d["a"]
+
+
+def test_the_original_sees_the_update_of_the_branch_that_keeps_it():
+    # one branch updates d in place, the other binds a new dict: the list holding the original sees
+    # the update on the first path only (it saw none: the write-back needs every branch to agree)
+    for x in (1.0, -1.0):
+        agrees(replaced_in_one_branch_held_elsewhere, F32(x))
+
+
+def updated_then_replaced_in_a_loop(n):
+    d = {"v": jnp.float32(0.0)}
+    held = [d]
+    i = 0
+    while i < n:
+        if i == 1:
+            d = {"v": d["v"] + 100.0}
+        else:
+            d["v"] = d["v"] + 1.0
+        i += 1
+    return held[0]["v"], d["v"]
+
+
+def test_a_container_updated_and_then_replaced_in_a_staged_loop_is_refused():
+    # the first iteration updates the original, a later one replaces it: the loop hands back the new
+    # one only, so the original's update would be lost for the list that holds it
+    with pytest.raises(ConversionError, match="updated in place in this staged statement and then replaced"):
+        autograph_lite.jit(updated_then_replaced_in_a_loop)(I32(3))

@@ -135,11 +135,20 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
         where = f"in the {key} branch of the {site.construct}, and {a_dtype(dtype)} in the other"
         raise lossy_choice(subject, value, dtype, where, site.location)
     outputs = splits["true"].rebuild(strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]]))
-    outputs = kept_in_place(branches.operands, outputs, [traces.fates[key] for key in traces.fates if key not in traces.raised])
+    fates, choose = _fates_and_choice(traces, predicate)
+    outputs = kept_in_place(branches.operands, outputs, fates, choose=choose)
     reason = SELECT_REASON if lowering == SELECT else "the condition is traced"
     report.record(site, lowering, reason, Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
     return outputs
+
+
+def _fates_and_choice(traces: _Traces, predicate: jax.Array) -> tuple[list[Fate], Callable[[list[Any]], Any] | None]:
+    """The returning branches' fates (true, false), and how to choose between their values by the predicate."""
+    fates = [traces.fates[key] for key in ("true", "false") if key in traces.fates and key not in traces.raised]
+    if len(fates) != 2:
+        return fates, None
+    return fates, lambda values: values[0] if values[0] is values[1] else jnp.where(predicate, values[0], values[1])
 
 
 def strongly_typed_where_a_branch_is(arrays: Sequence[Any], branches: Sequence[Split]) -> list[Any]:

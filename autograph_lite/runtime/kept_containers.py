@@ -32,6 +32,7 @@ import jax
 
 from ..errors import ConversionError, Location
 from . import effects
+from .locations import caller_location
 from .values import cell_contents_or
 
 Path = tuple[Any, ...]
@@ -174,21 +175,72 @@ def run_recording(function: Callable[..., Any], arguments: tuple, *leading: Any)
     return result, Fate(tuple(kept), changed, tuple(orders))
 
 
-def kept_in_place(entry: tuple, result: Sequence[Any], fates: Sequence[Fate], same_place: bool = False) -> tuple:
+def kept_in_place(entry: tuple, result: Sequence[Any], fates: Sequence[Fate], same_place: bool = False,
+                  choose: Callable[[list[Any]], Any] | None = None) -> tuple:
     """``result`` (rebuilt after a staged statement that started from ``entry``) with each container
     that every fate kept written into the ``entry`` object it stands for, and each rebuilt dict in the
-    key order every fate gave it."""
+    key order every fate gave it. With ``choose`` (a branch's value per fate, in the fates' order, to
+    the one of the branch taken), a container that some branches keep and change and the others
+    replace by a new one gets, in place, the kept branches' items or its own (:func:`_chosen_in_place`)."""
     result = tuple(result)
     if not fates:
         return result
+    _refuse_lost_updates(entry, fates)
     kept = _agreed([dict(fate.kept) for fate in fates])
     if same_place:
         kept = {path: origin for path, origin in kept.items() if path == origin}
+    if choose is not None:
+        _chosen_in_place(entry, result, fates, choose, set(kept))
     orders = _agreed([dict(fate.orders) for fate in fates])
     if not kept and not orders:
         return result
     changed = frozenset().union(*(fate.changed for fate in fates))
     return tuple(_restored(value, (index,), _Plan(entry, kept, changed, orders)) for index, value in enumerate(result))
+
+
+def _refuse_lost_updates(entry: tuple, fates: Sequence[Fate]) -> None:
+    """Refuse a branch or body that changes a list or dict it was given and then hands back no such
+    container (``d["a"] = v`` and then ``d = {...}``): whoever else holds it sees the change eagerly,
+    and nothing the statement returns holds it."""
+    for fate in fates:
+        handed_back = {origin for _, origin in fate.kept}
+        lost = sorted((path for path in fate.changed if path not in handed_back), key=len)
+        if lost:
+            raise ConversionError(
+                f"a {type(_at(entry, lost[0])).__name__} is updated in place in this staged statement and then "
+                "replaced by another: staged, the statement hands back the new one only, and whoever else "
+                "holds the first would not see its update", caller_location(),
+                "Update it in place only, or copy it before the update (d = dict(d)) where the first must "
+                "keep its items.")
+
+
+def _chosen_in_place(entry: tuple, result: tuple, fates: Sequence[Fate], choose: Callable[[list[Any]], Any],
+                     agreed: set[Path]) -> None:
+    """Eagerly, ``if c: d["a"] = v`` / ``else: d = {"a": w}`` updates the dict ``d`` held on one path and
+    leaves it on the other: whoever else holds it sees the update there only. The statement binds ``d``
+    to one new container (no object is the original on one path only); the original gets, per item,
+    the result's where a branch kept and changed it, and its own where a branch replaced it untouched
+    (one changed and then replaced is refused before: :func:`_refuse_lost_updates`)."""
+    maps = [dict(fate.kept) for fate in fates]
+    for path in set().union(*maps) - agreed:
+        origins = {kept.get(path) for kept in maps}
+        if None not in origins or len(origins) != 2:
+            continue
+        origin = next(o for o in origins if o is not None)
+        keeping = [kept.get(path) == origin for kept in maps]
+        if not any(origin in fate.changed for fate, keeps in zip(fates, keeping) if keeps):
+            continue
+        target, node = _at(entry, origin), _at(result, path)
+        same_structure = len({jax.tree_util.tree_structure(_items(value)[1]) for value in (target, node)}) == 1
+        if not same_structure or _items(target)[0] != _items(node)[0]:
+            raise ConversionError(
+                f"a {type(target).__name__} that one branch updates in place and another replaces by one with other "
+                "items: staged, the statement cannot tell what the original holds after it",
+                caller_location(), "Update it in place in every branch, or replace it in every branch.")
+        effects.check_item_assignment(target)
+        chosen = jax.tree_util.tree_map(lambda *per_fate: choose(list(per_fate)), *[
+            _items(node)[1] if keeps else _items(target)[1] for keeps in keeping])
+        _fill(target, dict(zip(_items(target)[0], chosen)) if type(target) is dict else list(chosen))
 
 
 @dataclasses.dataclass(frozen=True)
