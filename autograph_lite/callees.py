@@ -37,6 +37,12 @@ _decisions: dict[tuple[types.CodeType, str], bool] = {}
 _version = 0
 
 
+# JAX's own effects, staged where they are called: in a staged branch or loop body they run when, and as
+# often as, that code does (a jax.debug.print in a lax.cond branch prints only if it is taken). Spelled as
+# code calls them: the rewrite reads a call's text (passes.effects), the runtime resolves them (runtime.calls).
+STAGED_BY_JAX = ("jax.debug.print", "jax.debug.callback")
+
+
 def rules_version() -> int:
     return _version
 

@@ -16,6 +16,7 @@ import ast
 import gast
 
 from ..analysis.blocks import SCOPES, blocks_of, walk
+from ..callees import STAGED_BY_JAX
 from ..generated_names import RUNTIME
 from . import nodes
 
@@ -75,21 +76,16 @@ def _reported_effect(call: gast.Call) -> str | None:
     return None
 
 
-# JAX's own effects, staged where they are called (runtime.calls): they run when, and as often as, the
-# staged code does.
-_STAGED_BY_JAX = frozenset({"jax.debug.print", "jax.debug.callback"})
-
-
 def _faithful(call: gast.Call) -> bool:
     operator = nodes.runtime_operator(call.func)
     if operator is None:  # a call left as written (a library's: jax.debug.print(...))
-        return isinstance(call.func, gast.Attribute) and text(call.func) in _STAGED_BY_JAX
+        return isinstance(call.func, gast.Attribute) and text(call.func) in STAGED_BY_JAX
     if operator != "call":
         return True  # the runtime's own statements check their bodies themselves
     first = call.args[0] if call.args else None
     if isinstance(first, gast.Name):
         return first.id == "print"
-    return isinstance(first, (gast.Attribute, gast.Call)) and text(first) in _STAGED_BY_JAX
+    return isinstance(first, (gast.Attribute, gast.Call)) and text(first) in STAGED_BY_JAX
 
 
 def text(node: gast.AST) -> str:

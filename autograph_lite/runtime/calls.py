@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import linecache
+import operator
 import types
 import weakref
 from collections.abc import Callable
@@ -38,13 +39,13 @@ _RECURSION_LIMIT = 200
 
 
 
-# JAX's own effects, staged where they are called: inside a staged branch or loop body they happen when,
-# and as often as, that code runs (a jax.debug.print in a lax.cond branch prints only if it is taken).
-_STAGED_BY_JAX = (jax.debug.print, jax.debug.callback)
+# The functions of callees.STAGED_BY_JAX, JAX's own effects that staged code may call.
+_STAGED_BY_JAX = tuple(operator.attrgetter(name.removeprefix("jax."))(jax) for name in callees.STAGED_BY_JAX)
 
 
 def _staged_by_jax(function: Any) -> bool:
     return any(function is staged for staged in _STAGED_BY_JAX)
+
 
 class Calls:
     """Dispatch of calls from converted code; ``convert_function`` is the conversion layer's entry."""

@@ -13,8 +13,9 @@ each returned dict's key order. After the statement the rebuilt containers are w
 objects they stand for (:func:`kept_in_place`), which take their place in the result: every other
 way to them sees the update, as eagerly, and keeps its order. A container that no branch changed is
 handed back as it was. Only what every trace agrees on is kept: a name that one branch updates in
-place and the other binds to a new dict gets the rebuilt dict, as before (the original is then
-right on the updating path only if nothing else holds it). A loop body's container must be the one
+place and the other binds to a new dict gets the rebuilt dict, and the original gets the updating
+branch's items or its own, chosen by the condition (:func:`_chosen_in_place`); a container changed
+and then replaced is refused (:func:`_refuse_lost_updates`). A loop body's container must be the one
 it was given at the same place (``same_place``): one moved to another name would stand for a
 different object after each iteration.
 """
@@ -230,17 +231,17 @@ def _chosen_in_place(entry: tuple, result: tuple, fates: Sequence[Fate], choose:
         keeping = [kept.get(path) == origin for kept in maps]
         if not any(origin in fate.changed for fate, keeps in zip(fates, keeping) if keeps):
             continue
-        target, node = _at(entry, origin), _at(result, path)
-        same_structure = len({jax.tree_util.tree_structure(_items(value)[1]) for value in (target, node)}) == 1
-        if not same_structure or _items(target)[0] != _items(node)[0]:
+        target = _at(entry, origin)
+        (keys, own), (node_keys, node_held) = _items(target), _items(_at(result, path))
+        if keys != node_keys or len({jax.tree_util.tree_structure(held) for held in (own, node_held)}) != 1:
             raise ConversionError(
                 f"a {type(target).__name__} that one branch updates in place and another replaces by one with other "
                 "items: staged, the statement cannot tell what the original holds after it",
                 caller_location(), "Update it in place in every branch, or replace it in every branch.")
         effects.check_item_assignment(target)
-        chosen = jax.tree_util.tree_map(lambda *per_fate: choose(list(per_fate)), *[
-            _items(node)[1] if keeps else _items(target)[1] for keeps in keeping])
-        _fill(target, dict(zip(_items(target)[0], chosen)) if type(target) is dict else list(chosen))
+        chosen = jax.tree_util.tree_map(lambda *per_fate: choose(list(per_fate)),
+                                        *[node_held if keeps else own for keeps in keeping])
+        _fill(target, dict(zip(keys, chosen)) if type(target) is dict else list(chosen))
 
 
 @dataclasses.dataclass(frozen=True)

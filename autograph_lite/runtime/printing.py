@@ -67,21 +67,16 @@ class DeferredText:
 
     def __add__(self, other: Any) -> Any:
         """Concatenation: text known at run time too (a ``str`` once every value is known)."""
-        if isinstance(other, PercentText):
-            other = DeferredText("{!s}", (other,))
-        if isinstance(other, DeferredText):
-            joined = DeferredText(self.template + other.template, self.values + other.values)
-        elif isinstance(other, str):
-            joined = DeferredText(self.template + escaped(other), self.values)
-        else:
+        if isinstance(other, str):
+            other = DeferredText(escaped(other), ())
+        if not isinstance(other, DeferredText):
             return NotImplemented
+        left, right = _as_format(self), _as_format(other)
+        joined = DeferredText(left.template + right.template, left.values + right.values)
         return joined if any_traced(joined.values) else joined.text()
 
     def __radd__(self, other: Any) -> Any:
-        if not isinstance(other, str):
-            return NotImplemented
-        joined = DeferredText(escaped(other) + self.template, self.values)
-        return joined if any_traced(joined.values) else joined.text()
+        return DeferredText(escaped(other), ()) + self if isinstance(other, str) else NotImplemented
 
     def __bool__(self) -> bool:
         return bool(self.text())
@@ -117,11 +112,12 @@ class PercentText(DeferredText):
         values = tuple(_realized(value) for value in self.values)
         return self.template % (values[0] if self.single else values)
 
-    def __add__(self, other: Any) -> Any:
-        return DeferredText("{!s}", (self,)) + other
 
-    def __radd__(self, other: Any) -> Any:
-        return other + DeferredText("{!s}", (self,))
+
+def _as_format(text: DeferredText) -> DeferredText:
+    """``text`` as a ``str.format`` template and its values (a :class:`PercentText`: one field that ``%``
+    formats), so that texts concatenate."""
+    return DeferredText("{!s}", (text,)) if isinstance(text, PercentText) else text
 
 
 def percent_format(template: str, values: Any) -> Any:

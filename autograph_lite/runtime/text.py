@@ -56,35 +56,28 @@ def bound_text_method(function: Any) -> Callable[..., Any] | None:
 
 def _format_method(template: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``template.format(*args, **kwargs)``: each field's value looked up as ``str.format`` does (``{0}``,
-    ``{name}``, ``{p.x}``, ``{xs[1]}``, automatic numbering), then formatted as an f-string's fields."""
+    ``{name}``, ``{p.x}``, ``{xs[1]}``, automatic numbering), then formatted as an f-string's fields, a
+    field of a spec (``{:{}}``, a width) as the value after its field's own (:func:`.printing.format_string`)."""
     if not any_traced((args, kwargs)):
         return template.format(*args, **kwargs)
     pieces: list[str] = []
     values: list[Any] = []
     automatic = iter(range(len(args) + 1))
-    for literal, field, spec, conversion in _FORMATTER.parse(template):
-        pieces.append(escaped(literal))
-        if field is None:
-            continue
-        key = field if field else str(next(automatic))
-        value, _ = _FORMATTER.get_field(key, args, kwargs)
-        resolved_spec = _resolved_spec(spec or "", args, kwargs, automatic)
-        pieces.append("{" + (f"!{conversion}" if conversion else "") + (f":{resolved_spec}" if resolved_spec else "") + "}")
-        values.append(value)
+
+    def add_fields(text: str, inner: bool) -> None:
+        for literal, field, spec, conversion in _FORMATTER.parse(text):
+            pieces.append(literal if inner else escaped(literal))
+            if field is None:
+                continue
+            values.append(_FORMATTER.get_field(field or str(next(automatic)), args, kwargs)[0])
+            pieces.append("{" + (f"!{conversion}" if conversion else ""))
+            if spec:
+                pieces.append(":")
+                add_fields(spec, inner=True)
+            pieces.append("}")
+
+    add_fields(template, inner=False)
     return format_string("".join(pieces), *values)
-
-
-def _resolved_spec(spec: str, args: tuple[Any, ...], kwargs: dict[str, Any], automatic: Any) -> str:
-    """A format spec with its own fields (``{:{}}``, a width) filled in, numbered on from the field's."""
-    if "{" not in spec:
-        return spec
-    pieces = []
-    for literal, field, inner, _ in _FORMATTER.parse(spec):
-        pieces.append(literal)
-        if field is not None:
-            value, _ = _FORMATTER.get_field(field or str(next(automatic)), args, kwargs)
-            pieces.append(builtins.format(value, inner or ""))
-    return "".join(pieces)
 
 
 def _join(separator: str, items: Any) -> Any:
