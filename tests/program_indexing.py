@@ -69,6 +69,20 @@ class Indexing:
         name = self.module_constant("TABLE", table)
         return self.using("indexing", E(f"{name}[{self.list_index(length, scope)}]", LARGEST, t == "f"))
 
+    def lookup_test(self, counter: str, scope: Scope) -> str:
+        """A ``while`` test's comparison of a table entry at the loop's counter, which is a run-time check
+        in the staged test (each iteration reads another entry, so examples under ``vmap`` stop apart)."""
+        length = self.draw(st.integers(2, 5))
+        numbers = [f"{self.draw(st.integers(-4 * LARGEST, 4 * LARGEST)) / 4}" for _ in range(length)]
+        name = self.module_constant("TABLE", "[" + ", ".join(numbers) + "]")
+        index = str(counter) if self.chance(30) else f"({counter} % {length})"  # past the end: eager's IndexError
+        arguments = [v.name for v in self.visible(scope, SCALARS) if v.kind == "arg"]  # traced: the loop is staged
+        if arguments and self.chance(70):
+            other = self.pick(arguments)
+        else:
+            other = self.small(self.expr(self.pick(SCALARS), scope, self.draw(st.integers(0, 1))), CLIP).text
+        return self.using("indexing", E(f"({name}[{index}] {self.pick(['<', '<=', '>'])} {other})", 1, False)).text
+
     def indexed_call(self, t: str, scope: Scope) -> E:
         pool = INT_LAMBDAS if t == "i" else FLOAT_LAMBDAS
         length = self.draw(st.integers(1, 4))

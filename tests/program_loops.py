@@ -167,6 +167,8 @@ class Loops:
         test = f"{counter} < {limit}"
         if self.chance(60):
             test += f" and {self.condition(inside).text}"
+        if self.has("indexing") and self.chance(30):
+            test += f" and {self.lookup_test(counter, inside)}"
         before = scope.copy()
         before.define(counter_var)
         # the counter goes up first, so that a `continue` cannot skip it

@@ -22,7 +22,8 @@ from autograph_lite.runtime import appends, report, session
 
 XS = jnp.arange(1.0, 4.0)
 EMPTY: dict[str, Any] = {"staged": [], "iterated_arrays": [], "recorder": None, "trial_decisions": None,
-                         "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "handlers": [], "call_depths": {}}
+                         "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "callback_watchers": [], "handlers": [],
+                         "call_depths": {}}
 seen: list[dict[str, Any]] = []
 _meeting: list[threading.Barrier] = []  # the barrier the next call of `look` in a staged trace meets at
 

@@ -84,6 +84,25 @@ def traced_again() -> Iterator[None]:
         session.conditions_traced_again -= 1
 
 
+@contextlib.contextmanager
+def noticing_callbacks() -> Iterator[list[bool]]:
+    """Around a trace that must know whether it staged a host callback (a ``print``, a run-time check):
+    the list it gives is empty unless :func:`callback_staged` was called inside."""
+    watchers = current().callback_watchers
+    noticed: list[bool] = []
+    watchers.append(noticed)
+    try:
+        yield noticed
+    finally:
+        watchers.pop()
+
+
+def callback_staged() -> None:
+    """Tell the traces that watch for it (:func:`noticing_callbacks`) that a host callback was staged."""
+    for noticed in current().callback_watchers:
+        noticed.append(True)
+
+
 def print_condition() -> Any:
     """What a staged ``print`` must wait for: the whole path inside a skippable operand, else nothing
     (``None``: the enclosing staged statements run its callback only where eager Python prints)."""

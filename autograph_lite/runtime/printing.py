@@ -30,7 +30,7 @@ from jax import lax
 
 from ..errors import ConversionError
 from .locations import caller_location
-from .paths import output_staged, print_condition
+from .paths import callback_staged, output_staged, print_condition
 from .values import any_traced, inside_a_trace, is_traced
 
 _PARSER = string.Formatter()
@@ -324,6 +324,7 @@ def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> Non
     reached otherwise; under ``vmap`` that cond runs every lane (as a select), and the call is skipped
     where ``when`` does not hold in any lane.
     """
+    callback_staged()
     leaves, tree = jax.tree_util.tree_flatten(_keeping_order(value))
     traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
     kept = [None if is_traced(leaf) else leaf for leaf in leaves]

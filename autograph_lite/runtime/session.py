@@ -79,6 +79,11 @@ class TraceSession:
     ``print`` or a warning in one was staged where its statement evaluated it, and stages nothing
     this time."""
 
+    callback_watchers: list[list[bool]] = dataclasses.field(default_factory=list)
+    """Per trace that watches for a staged host callback (:func:`.paths.noticing_callbacks`), outermost
+    first, a list that a staged ``print`` or run-time check appends to (a ``while`` test that stages
+    one moves into the loop's body, for ``vmap``)."""
+
     handlers: list[Handlers] = dataclasses.field(default_factory=list)
     """The ``try`` statements with ``except`` clauses running now, innermost last (:mod:`.run_time_checks`):
     a check that one of them would catch cannot be staged."""

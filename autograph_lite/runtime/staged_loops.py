@@ -217,20 +217,60 @@ def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
 
 
 def staged_while(predicate: Callable[..., Any], state: tuple, loop: Loop) -> tuple:
+    """The ``while`` loop from ``state`` on, as one ``lax.while_loop`` whose ``cond_fun`` is the test; a test
+    that stages a print or a run-time check is evaluated in the body instead (:func:`_testing_in_body`)."""
     carry = LoopCarry(state, loop.names, loop.site.with_traced_trip_count(), loop.fates)
     construct, location = loop.site.construct, loop.site.location
+
+    def test(arrays: list[Any]) -> Any:
+        with paths.noticing_callbacks() as noticed:
+            holds = _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays))
+        if noticed:
+            raise _TestStagesCallbacks
+        return holds
+
     try:
-        arrays = lax.while_loop(
-            presenting(lambda arrays: _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays)),
-                       predicate),
-            presenting(lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry,
-                                                      predicate, lambda: predicate(*carry.split.rebuild(arrays))),
-                       loop.body),
-            carry.split.arrays,
-        )
+        try:
+            arrays = lax.while_loop(
+                presenting(test, predicate),
+                presenting(lambda arrays: _forbid_appends(construct, location, _run_body, loop.body, arrays, carry,
+                                                          predicate, lambda: predicate(*carry.split.rebuild(arrays))),
+                           loop.body),
+                carry.split.arrays,
+            )
+        except _TestStagesCallbacks:
+            arrays = _testing_in_body(predicate, carry, loop)
     except TypeError as error:
         raise carry.translated(error)  # noqa: B904 (it sets the cause)
     return carry.split.rebuild(arrays)
+
+
+class _TestStagesCallbacks(Exception):
+    """The trace of a ``while`` test staged a host callback (a ``print``, a run-time check)."""
+
+
+def _testing_in_body(predicate: Callable[..., Any], carry: LoopCarry, loop: Loop) -> list[Any]:
+    """``while test: body`` as ``while going: going = test; if going: body``, for a test that stages a
+    host callback. Under ``vmap`` with a test that differs between examples, JAX runs a ``while_loop``
+    until every example's test fails and keeps each finished example's state, but not where
+    ``cond_fun`` has an ordered effect: there every example ran as often as the longest one (and a
+    check in the test failed for an example past its end, where eager stops). Here ``cond_fun`` reads
+    a carried flag only, and the test's callbacks run, per example, only while it is going: in eager's
+    order (test, body, test, ...), at the cost of one more iteration that evaluates the test only."""
+    construct, location = loop.site.construct, loop.site.location
+
+    def iteration(carried: tuple[list[Any], Any]) -> tuple[list[Any], Any]:
+        arrays, going = carried
+        with paths.runs_when(lambda: going):
+            holds = _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays))
+        runs = lambda: jnp.logical_and(going, holds)
+        arrays = lax.cond(holds, lambda a: _forbid_appends(construct, location, _run_body, loop.body, a, carry, predicate, runs),
+                          list, arrays)
+        return arrays, holds
+
+    arrays, _ = lax.while_loop(lambda carried: carried[1], presenting(iteration, loop.body),
+                               (carry.split.arrays, jnp.asarray(True)))
+    return arrays
 
 
 def _forbid_appends(construct: str, location: Location, function: Callable[..., Any], *args: Any) -> Any:
