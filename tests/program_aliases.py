@@ -19,7 +19,11 @@ in order (``list(d.values())``, ``for k in d:``) saw the values swapped. The gen
   located error: drawn seldom), or updated in one branch of a traced ``if`` and replaced by a new
   dict in the other;
 - ``alias_key_order``: a dict whose keys were inserted out of alphabetical order, updated under a
-  traced ``if``, read in order, weighted by position (a swap changes the value).
+  traced ``if``, read in order, weighted by position (a swap changes the value);
+- ``alias_helper_in_if``: a dict updated under a traced ``if``, directly or by a module-level helper
+  (:data:`STEPPERS`) called there for its effect (refused as a store from outside the staged code
+  before the ``if`` carried such an argument); the dict also holds a Python int that no branch
+  changes, read after the ``if`` in arithmetic past int32's range (it came back an int32, which wraps).
 
 The tests are the generator's conditions half the time, else a comparison of an argument's value
 (the generator's may be static, ``len(a) <= 4``, and a Python ``if`` shows nothing); an ``if`` mostly
@@ -39,7 +43,7 @@ from program_model import CLIP, MAX_DEPTH, MAX_TRIPS, NUMERIC, Block, Ctx, E, Sc
 ELEMENT = 100  # the values put into the containers are clipped to [-ELEMENT, ELEMENT]
 # Key sets in an order of insertion that is not alphabetical: a sorted rebuild reorders them.
 KEY_ORDERS = (("vel", "pos"), ("w", "b"), ("vel", "pos", "acc"), ("y", "x"), ("scale", "bias", "offset"))
-KINDS = ("alias_list_loop", "alias_helper", "alias_second_name", "alias_key_order")
+KINDS = ("alias_list_loop", "alias_helper", "alias_second_name", "alias_key_order", "alias_helper_in_if")
 HELPERS = {
     "scale_entry": 'def scale_entry(state, flag):\n    if flag:\n        state["x"] = state["x"] * 2.0 + 1.0\n'
                    '    else:\n        state["y"] = state["y"] - 1.0\n    return state',
@@ -49,6 +53,11 @@ HELPERS = {
             '    else:\n        state["vel"] = state["vel"] * 0.5\n    return state',
     "cap_entry": 'def cap_entry(state, limit):\n    if state["x"] > limit:\n        state["x"] = limit\n'
                  "    return state",
+}
+
+STEPPERS = {  # helpers without an `if` of their own, called for their effect inside the caller's traced `if`
+    "nudge": 'def nudge(state, amount):\n    state["x"] = state["x"] + amount',
+    "halve": 'def halve(state, amount):\n    state["x"] = state["x"] * 0.5 - amount',
 }
 
 
@@ -182,6 +191,20 @@ class Aliases:
         else:
             lines = [f'{name} = {{"x": {first.text}}}', f"cap_entry({name}, {second.text})"]
             read = E(f'{name}["x"]', ELEMENT, True)
+        line, scope = self._into_state(read, scope, ctx)
+        return Block(lines + [line], scope)
+
+    def stmt_alias_helper_in_if(self, scope: Scope, ctx: Ctx) -> Block:
+        """``box = {"x": .., "n": <int>}``, its ``x`` updated under a traced ``if`` (by a helper called
+        there for its effect, or directly); ``n * 2**30 // 2**20`` read after it (exact in Python)."""
+        name, helper = self.fresh("box"), self.pick(list(STEPPERS))
+        first, amount = self._alias_value(scope), self.small(self._traced_value(scope), 10)
+        update = f"{helper}({name}, {amount.text})" if self.chance(70) else f'{name}["x"] = {name}["x"] + {amount.text}'
+        if update.startswith(helper):
+            self.module_parts[helper] = STEPPERS[helper]
+        lines = [f'{name} = {{"x": {first.text}, "n": {self.draw(st.integers(2, 9))}}}',
+                 f"if {self._alias_test(scope)}:", f"    {update}"]
+        read = self._weighted([f'{name}["x"]', f'({name}["n"] * 1073741824 // 1048576)'], 9216)
         line, scope = self._into_state(read, scope, ctx)
         return Block(lines + [line], scope)
 

@@ -281,3 +281,34 @@ def test_a_container_updated_and_then_replaced_in_a_staged_loop_is_refused():
     # one only, so the original's update would be lost for the list that holds it
     with pytest.raises(ConversionError, match="updated in place in this staged statement and then replaced"):
         autograph_lite.jit(updated_then_replaced_in_a_loop)(I32(3))
+
+
+def step_weight(params, g):
+    params["w"] = params["w"] - 0.5 * g
+
+
+def steps_through_a_helper_in_a_traced_if(w, g):
+    params = {"w": w}
+    if g > 0:
+        step_weight(params, g)
+    elif g < -1:
+        step_weight(params=params, g=-g)
+    return params["w"]
+
+
+def steps_the_callers_params(params, g):
+    if g > 0:
+        step_weight(params, g)
+    return g * 2.0
+
+
+def hands_its_params_to_a_stepping_helper(w, g):
+    params = {"w": w}
+    doubled = steps_the_callers_params(params, g)
+    return params["w"], doubled
+
+
+@pytest.mark.parametrize("g", [1.0, -0.5, -3.0])
+def test_a_helper_called_in_a_traced_if_updates_the_callers_container(g):
+    agrees(steps_through_a_helper_in_a_traced_if, F32(2.0), F32(g))
+    agrees(hands_its_params_to_a_stepping_helper, F32(2.0), F32(g))

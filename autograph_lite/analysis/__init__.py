@@ -75,7 +75,10 @@ def analyze(
             needed |= read_first  # the next iteration reads what this one wrote
         if isinstance(node, gast.While):
             needed |= names.reads(node.test)  # the test runs again after every iteration
-        carried = tuple(sorted(written & needed))
+        carried_names = written & needed
+        if isinstance(node, gast.If):
+            carried_names |= _handed_to_calls_for_effect(node) & read_first
+        carried = tuple(sorted(carried_names))
         inputs_only = tuple(sorted((written & read_first) - needed)) if isinstance(node, gast.If) else ()
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
         passed = carried + inputs_only
@@ -107,11 +110,29 @@ def _updated_in_place(node: gast.AST) -> set[str]:
     blocks = node.body + node.orelse if isinstance(node, (gast.If, gast.For, gast.While)) else node.body
     return {
         statement.targets[0].id for statement in statements_within(blocks)
-        if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.Call)
-        and isinstance(statement.value.func, gast.Attribute) and statement.value.func.attr == "setitem"
-        and isinstance(statement.value.func.value, gast.Name) and statement.value.func.value.id == RUNTIME
+        if isinstance(statement, gast.Assign) and _runtime_call(statement.value, "setitem")
         and len(statement.targets) == 1 and isinstance(statement.targets[0], gast.Name)
     }
+
+
+def _handed_to_calls_for_effect(node: gast.If) -> set[str]:
+    """The names an ``if`` hands, as arguments, to calls whose results it drops (``_ag.call_for_effect``,
+    the calls pass's form of ``step(params, g)`` as a statement). Such a call is made for what it
+    changes, often a container its argument holds: carried, a name that holds its value from before
+    the statement (read there before written) enters each branch as that branch's copy, which the
+    helper may update, and the runtime updates the original in place (``runtime.kept_containers``)."""
+    return {
+        argument.id for statement in statements_within(node.body + node.orelse)
+        if isinstance(statement, gast.Expr) and _runtime_call(statement.value, "call_for_effect")
+        for argument in statement.value.args[2:] + [keyword.value for keyword in statement.value.keywords]
+        if isinstance(argument, gast.Name)
+    }
+
+
+def _runtime_call(node: gast.AST, operator: str) -> bool:
+    """Whether ``node`` is a call of the runtime's ``operator`` (``_ag.<operator>(...)``)."""
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and node.func.attr == operator
+            and isinstance(node.func.value, gast.Name) and node.func.value.id == RUNTIME)
 
 
 def _written_by(node: gast.AST, names: NameScanner) -> set[str]:

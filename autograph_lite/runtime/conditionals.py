@@ -24,6 +24,7 @@ from .carry_errors import Sides, Site
 from .kept_containers import Fate, copied, kept_in_place, refuse_stale_reads, run_recording
 from .locations import location_of, presenting
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
+from .path_constants import constants_of, kept_where_constant
 from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
 from .selects import COND, SELECT, SELECT_REASON, cond_or_select
@@ -103,7 +104,7 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
     traces = _Traces()
     lowering = COND
     while True:
-        traces.splits, traces.lossy, traces.fates = {}, {}, {}
+        traces.splits, traces.lossy, traces.fates, traces.constants = {}, {}, {}, {}
         on_true, on_false = [_traced(_Branch(key, fn, branches.operands, names, site, predicate), adjustments[key], traces)
                              for key, fn in (("true", branches.true_fn), ("false", branches.false_fn))]
         arrays: Any
@@ -134,7 +135,9 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
         subject = "the chosen value" if name.startswith("<") else f"'{name}'"
         where = f"in the {key} branch of the {site.construct}, and {a_dtype(dtype)} in the other"
         raise lossy_choice(subject, value, dtype, where, site.location)
-    outputs = splits["true"].rebuild(strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]]))
+    arrays = strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]])
+    constants = [traces.constants[key] for key in ("true", "false") if key in traces.constants and key not in traces.raised]
+    outputs = splits["true"].rebuild(kept_where_constant(arrays, constants))
     fates, choose = _fates_and_choice(traces, predicate)
     outputs = kept_in_place(branches.operands, outputs, fates, choose=choose)
     reason = SELECT_REASON if lowering == SELECT else "the condition is traced"
@@ -177,6 +180,7 @@ class _Traces:
 
     splits: dict[str, Split] = dataclasses.field(default_factory=dict)
     fates: dict[str, Fate] = dataclasses.field(default_factory=dict)  # what a branch did with the containers given
+    constants: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # per branch (path_constants)
     known: dict[str, list[Any]] = dataclasses.field(default_factory=dict)  # a branch's output avals
     raised: set[str] = dataclasses.field(default_factory=set)
     errors: dict[str, Exception] = dataclasses.field(default_factory=dict)  # a raising branch's error of Python's
@@ -274,7 +278,7 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         for index, stand_in in adjustment.hidden:
             values[index] = stand_in
         split = Split.of(values, branch.names)
-        traces.splits[branch.key] = split.abstract()
+        traces.splits[branch.key], traces.constants[branch.key] = split.abstract(), constants_of(split.arrays, branch.operands)
         arrays = split.arrays
         if adjustment.casts is not None:
             traces.note_lossy_casts(branch.key, arrays, adjustment.casts)  # refused after the cond

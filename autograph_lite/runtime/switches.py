@@ -38,6 +38,7 @@ from .kept_containers import Fate, kept_in_place
 from .locations import location_of
 from .logic import or_
 from .narrow_numbers import cast_loses_value
+from .path_constants import constants_of, kept_where_constant
 from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
 from .values import Split, Undefined, is_traced, zeros_like_value
@@ -173,7 +174,7 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
     ordered = (chain.branches[-1], *chain.branches[:-1])
     traces = _Traces([None] * len(ordered))
     for _attempt in range(len(ordered) + 3):
-        traces.splits, traces.raised, traces.fates = [None] * len(ordered), set(), {}
+        traces.splits, traces.raised, traces.fates, traces.constants = [None] * len(ordered), set(), {}, {}
         traced = [_traced(index, position, branch, chain, traces) for position, branch in enumerate(ordered)]
         try:
             arrays = lax.switch(index, traced)
@@ -189,7 +190,8 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
             return None
         if arrays is not None and (plan == traces.applied or (traces.applied is None and not plan.converts)):
             given = [split for k, split in enumerate(traces.splits) if split is not None and k not in traces.raised]
-            outputs = plan.template.rebuild(strongly_typed_where_a_branch_is(arrays, given))
+            constants = [found for k, found in sorted(traces.constants.items()) if k not in traces.raised]
+            outputs = plan.template.rebuild(kept_where_constant(strongly_typed_where_a_branch_is(arrays, given), constants))
             outputs = kept_in_place(chain.operands, outputs, [f for k, f in traces.fates.items() if k not in traces.raised])
             report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
                           Carried(chain.names, outputs), traces.notes(ordered, chain.names))
@@ -221,6 +223,7 @@ class _Traces:
     splits: list[Split | None]
     raised: set[int] = dataclasses.field(default_factory=set)
     fates: dict[int, Fate] = dataclasses.field(default_factory=dict)  # what a branch did with the containers given
+    constants: dict[int, list[Any]] = dataclasses.field(default_factory=dict)  # per branch (path_constants)
     fills: dict[int, dict[int, Any]] = dataclasses.field(default_factory=dict)
     applied: _Plan | None = None
 
@@ -310,7 +313,7 @@ def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[An
     for level in reversed(range(len(joined))):
         test = computed[level + 1]
         if test is None or inner is None:
-            inner = inner if test is None else _strongly_typed(test, test.dtype)
+            inner = inner if test is None else jax.ShapeDtypeStruct(test.shape, test.dtype)
             joined[level] = None if inner is None else inner.dtype
             continue
         if test.shape != inner.shape or (test.dtype != inner.dtype and not cond_tolerates(test, inner)):
@@ -325,10 +328,6 @@ def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[An
     paths += [_conversion_path(computed[level + 1], joined[level::-1]) for level in range(len(joined))]
     paths = [_conversion_path(avals[k], [inner.dtype]) if k in zeros else path for k, path in enumerate(paths)]
     return tuple(paths), inner
-
-
-def _strongly_typed(aval: Any, dtype: Any) -> jax.ShapeDtypeStruct:
-    return jax.ShapeDtypeStruct(aval.shape, dtype)
 
 
 def _conversion_path(aval: Any, dtypes: list[Any]) -> tuple[Any, ...]:
@@ -363,7 +362,7 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
         for slot, value in traces.fills.get(position, {}).items():
             values[slot] = zeros_like_value(value)
         split = Split.of(values, chain.names)
-        traces.splits[position] = split.abstract()
+        traces.splits[position], traces.constants[position] = split.abstract(), constants_of(split.arrays, chain.operands)
         if traces.applied is None:
             return split.arrays
         conversions = traces.applied.conversions[position]
