@@ -102,8 +102,32 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
             "jax.jit traces synchronous code only; make it a plain def.",
         )
     if isinstance(node, gast.FunctionDef):
+        _refuse_another_definition(node, fn, filename)
         node.decorator_list = []
     return parsed
+
+
+def _refuse_another_definition(node: gast.FunctionDef, fn: types.FunctionType, filename: str) -> None:
+    """The file is read as it is now, which may not be what the function was compiled from: edited
+    since its module was imported, and not reloaded, it may hold another definition at the code's
+    first line (a function added above), or this one changed. Converting that text would run other
+    code than eager Python runs, so a definition of another name or other parameters, or one that
+    ends before the code's last line, is refused. (An edit that keeps all three goes unnoticed.)"""
+    code = fn.__code__
+    arguments = node.args
+    parameters = [name.id for name in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
+    expected = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    last_line = max((line for _, _, line in code.co_lines() if line is not None), default=code.co_firstlineno)
+    if node.name == code.co_name and parameters == expected and last_line <= getattr(node, "end_lineno", last_line):
+        return
+    raise SourceUnavailableError(
+        f"the source of {fn.__qualname__!r} in {filename!r} is not the code Python runs for it (found "
+        f"'def {node.name}({', '.join(parameters)})' at line {node.lineno}): the file changed since its module "
+        "was imported",
+        Location(filename, code.co_firstlineno),
+        "Reload the module (importlib.reload, or %autoreload in IPython) so that the function is the one "
+        "in the file, then convert it again.",
+    )
 
 
 def _holds_functions(code: types.CodeType) -> bool:

@@ -9,12 +9,13 @@ a uint8, ``0.1`` is 0.0999755859375 as a float16), where eager Python returns th
 A program of this feature has one parameter of a narrow type (:data:`NARROW_DTYPES`: float16,
 bfloat16, uint8, int8, int16, uint16), whose inputs include its dtype's extremes, and variables of
 that type (returned, so the check compares them: values and dtypes). They are set by traced
-``if`` / ``elif`` chains, ternaries, ``and`` / ``or`` and loop carries whose operands are the narrow
+``if`` / ``elif`` chains, ternaries, ``and`` / ``or``, ``max`` / ``min`` and loop carries whose operands are the narrow
 value and Python constants near and past the dtype's limits (:data:`CONSTANTS`), in either order
 (a loop entering with the Python number and its body giving the narrow value, and the reverse),
 or the index of a loop beside the narrow value (a Python int known only when the program runs, where
 the loop is staged), and used in arithmetic with a small Python number after the choice (float16 arithmetic stays
-float16 eagerly). A narrow variable never enters the other features' expressions, whose bounds
+float16 eagerly), and ``sum`` of a vector of the narrow value (Python adds its elements one by one,
+in the dtype). A narrow variable never enters the other features' expressions, whose bounds
 assume int32 / float32.
 
 Under ``jit`` such a choice has eager's value in one dtype, or is a located ``StagingTypeError``
@@ -146,10 +147,16 @@ class NarrowDtypes:
         return Block(lines, scope)
 
     def stmt_narrow_choice(self, scope: Scope, ctx) -> Block:
-        """``n = (a if c else b)``, ``n = ((c and a) or b)``, ``n = (a or b)`` or ``n = (a and b)``."""
+        """``n = (a if c else b)``, ``n = ((c and a) or b)``, ``n = (a or b)``, ``n = (a and b)``,
+        ``n = max(a, b)`` / ``min(a, b)``, or ``n = sum(jnp.full((k,), m))``."""
         name, (a, b) = self.fresh("n"), self.two_operands(scope)
-        kind = self.pick(["ternary", "and_or", "or", "and"])
-        if kind == "ternary":
+        kind = self.pick(["ternary", "and_or", "or", "and", "min_max", "sum"])
+        if kind == "min_max":  # Python's choice of one operand: the number as it is where it wins
+            text = f"{self.pick(['max', 'min'])}({a.text}, {b.text})"
+        elif kind == "sum":  # Python adds the rows one by one, each sum rounded / wrapped in the dtype
+            narrow = self.narrow_operand(self.narrow_type, scope, constant=False)
+            text = f"sum(jnp.full(({self.pick(['3', '40', '300'])},), {narrow.text}))"
+        elif kind == "ternary":
             text = f"({a.text} if {self.traced_condition(scope)} else {b.text})"
         elif kind == "and_or":
             text = f"(({self.traced_condition(scope)} and {a.text}) or {b.text})"

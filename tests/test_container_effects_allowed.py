@@ -233,3 +233,15 @@ def test_item_assignment_into_a_dict_the_staged_body_built_is_allowed():
     for n in (0, 3):
         assert_same(autograph_lite.jit(dict_built_and_filled_in_a_traced_loop)(F32(1.5), n),
                     dict_built_and_filled_in_a_traced_loop(F32(1.5), n))
+
+
+def stores_through_an_indexed_item(x, i):
+    layers = [{"w": x}, {"w": x * 2}]
+    if x > 0:
+        layers[i]["w"] = layers[i]["w"] - 1.0
+    return layers[0]["w"]
+
+
+def test_a_refused_store_through_an_item_is_named_as_written():
+    message = conversion_error(stores_through_an_indexed_item, F32(1.0), jnp.int32(0))
+    assert "its body assigns to layers[i]['w']" in message and "_ag" not in message, message

@@ -9,6 +9,7 @@ the rewrite where the search for placeholders is skipped."""
 from __future__ import annotations
 
 import ast
+import inspect
 import pathlib
 import types
 import warnings
@@ -104,8 +105,9 @@ def _corpus_functions() -> Iterator[types.FunctionType]:
     def nested(code: types.CodeType, namespace: dict) -> Iterator[types.FunctionType]:
         for constant in code.co_consts:
             if isinstance(constant, types.CodeType) and not constant.co_name.startswith("<"):
-                cells = tuple(types.CellType() for _ in constant.co_freevars)
-                yield types.FunctionType(constant, namespace, constant.co_name, None, cells)
+                if constant.co_flags & inspect.CO_OPTIMIZED:  # a function's code; a class body's holds methods
+                    cells = tuple(types.CellType() for _ in constant.co_freevars)
+                    yield types.FunctionType(constant, namespace, constant.co_name, None, cells)
                 yield from nested(constant, namespace)
 
     for path in [pathlib.Path(natural.__file__), *ROOT.glob("examples/*.py")]:

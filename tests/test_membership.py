@@ -225,3 +225,17 @@ def test_jax_container_needs_a_vector_and_a_scalar():
 def test_range_bounds_outside_the_element_dtype_are_a_located_error():
     error = _refusal(lambda x: x in range(2**40, 2**40 + 3), I32(1))
     assert "do not fit in int32" in str(error)
+
+
+def in_range_with_a_traced_bound(t, n):
+    return t in range(2, n)
+
+
+def in_a_falling_range_with_a_traced_start(t, n):
+    return t not in range(n, -3, -2)
+
+
+@pytest.mark.parametrize("t", [-3, -1, 0, 1, 2, 3, 4, 5, 7, 8])
+def test_a_range_with_a_traced_bound_is_tested_by_its_bounds(t):
+    for fn in (in_range_with_a_traced_bound, in_a_falling_range_with_a_traced_start):
+        assert bool(autograph_lite.jit(fn)(jnp.int32(t), jnp.int32(7))) == fn(t, 7)

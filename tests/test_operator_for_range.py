@@ -9,6 +9,7 @@ operator as converted code builds it, through ``_ag.call(range, ...)``.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import jax
@@ -21,7 +22,7 @@ from support import assert_same, primitives
 
 import autograph_lite
 from autograph_lite.conversion import operators
-from autograph_lite.errors import ConversionError
+from autograph_lite.errors import ConversionError, StagingTypeError
 
 _ag = operators("auto")
 
@@ -251,3 +252,41 @@ def test_len_of_a_traced_range_is_a_located_error():
     with pytest.raises(autograph_lite.StagingTypeError, match="len\\(\\) of a range with a traced bound") as raised:
         autograph_lite.jit(length_of_a_traced_range)(jnp.int32(3))
     assert raised.value.location.lineno == length_of_a_traced_range.__code__.co_firstlineno + 1
+
+
+def counts_with_enumerate(xs, n):
+    s = 0.0
+    for k, i in enumerate(range(1, n)):
+        s = s + k * xs[i]
+    return s
+
+
+def test_a_traced_range_taken_item_by_item_elsewhere_is_a_located_error():
+    with pytest.raises(StagingTypeError, match="outside a `for` loop's own header") as raised:
+        autograph_lite.jit(counts_with_enumerate)(jnp.arange(5.0), jnp.int32(4))
+    assert "test_operator_for_range.py" in str(raised.value) and "k = i - start" in str(raised.value)
+
+
+def grows_over_an_endless_count(x):
+    for i in itertools.count():
+        x = x * 1.5
+        if x > 10:
+            break
+    return x, i
+
+
+def grows_in_a_while_loop(x):  # the fix the error gives
+    i = 0
+    while True:
+        x = x * 1.5
+        if x > 10:
+            break
+        i = i + 1
+    return x, i
+
+
+def test_an_endless_iterator_with_a_traced_break_is_a_located_error_whose_fix_works():
+    with pytest.raises(StagingTypeError, match="endless iterator") as raised:
+        autograph_lite.jit(grows_over_an_endless_count)(jnp.float32(1.0))
+    assert "test_operator_for_range.py" in str(raised.value)
+    assert_same(autograph_lite.jit(grows_in_a_while_loop)(jnp.float32(1.0)), grows_over_an_endless_count(jnp.float32(1.0)))

@@ -1,6 +1,8 @@
 """Finding and parsing source: notebook cells, lambdas by position, methods, decorators, strings."""
 
+import importlib
 import linecache
+import os
 
 import pytest
 from source_corpus import shapes
@@ -78,3 +80,22 @@ def test_a_block_ends_where_the_next_def_starts():
     source = autograph_lite.to_source(shapes.signature_over_lines)
     assert "defined_right_after" not in source
     assert float(autograph_lite.jit(shapes.defined_right_after)(2.0)) == 10.0
+
+
+@pytest.mark.parametrize("edited", [
+    "def helper(x):\n    return -x\n\ndef scaled(x):\n    if x > 0:\n        return x * 2\n    return x\n",  # a def added above
+    "def scaled(y):\n    if y > 0:\n        return y * 2\n    return y\n",  # a parameter renamed
+    "def scaled(x):\n    return x\n",  # shortened
+])
+def test_a_file_edited_after_import_is_refused_until_reloaded(tmp_path, monkeypatch, edited):
+    name = f"edited_{tmp_path.name}"  # one module per case
+    path = tmp_path / f"{name}.py"
+    path.write_text("def scaled(x):\n    if x > 0:\n        return x * 2\n    return x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module(name)
+    path.write_text(edited)
+    os.utime(path, (1, 1))  # another modification time, whatever the clock's resolution
+    with pytest.raises(autograph_lite.SourceUnavailableError, match="the file changed since its module was imported"):
+        autograph_lite.convert(module.scaled)
+    module = importlib.reload(module)
+    assert float(autograph_lite.jit(module.scaled)(3.0)) == float(module.scaled(3.0))

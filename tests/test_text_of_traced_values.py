@@ -34,6 +34,7 @@ def concatenated(x):
     print("loss: " + str(x))
     print(str(x) + " is the loss")
     print("[" + repr(x) + "]")
+    print(ascii(x), ascii(["é", 1]))
     return x
 
 

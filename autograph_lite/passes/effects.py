@@ -94,7 +94,8 @@ def text(node: gast.AST) -> str:
 
 
 class _AsWritten(ast.NodeTransformer):
-    """``_ag.getattr(q, 'w')`` back to ``q.w`` and ``_ag.call(f, x)`` to ``f(x)``, for messages."""
+    """``_ag.getattr(q, 'w')`` back to ``q.w``, ``_ag.call(f, x)`` to ``f(x)`` and ``_ag.getitem(a, i)`` to
+    ``a[i]``, for messages."""
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
@@ -106,4 +107,6 @@ class _AsWritten(ast.NodeTransformer):
             return ast.Attribute(value=node.args[0], attr=name, ctx=ast.Load())
         if callee.attr == "call" and node.args:
             return ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords)
+        if callee.attr == "getitem" and len(node.args) == 2 and not node.keywords:
+            return ast.Subscript(value=node.args[0], slice=node.args[1], ctx=ast.Load())
         return node

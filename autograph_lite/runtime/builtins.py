@@ -28,6 +28,7 @@ from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import effects, printing, text
 from .locations import caller_location
 from .logic import drawn_privately, truth_fold, unknown_stop
+from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .run_time_checks import stage_exception
 from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
 from .weak_types import converted
@@ -55,6 +56,7 @@ def _min_max(
                     f"Use jnp.{python_builtin.__name__}(x, axis=...) for element-wise reductions.",
                 )
             return _first_best_element(values, best_index)
+        _refuse_unlike_operands(python_builtin.__name__, args)
         result = args[0]
         for value in args[1:]:
             result = combine(result, value)
@@ -62,6 +64,26 @@ def _min_max(
 
     traced_version.__name__ = python_builtin.__name__
     return traced_version
+
+
+def _refuse_unlike_operands(name: str, args: tuple[Any, ...]) -> None:
+    """``max(a, b, ...)`` compares its operands as Python does, which takes each comparison's truth
+    value: an operand of more than one element raises eager's ``ValueError`` (``jnp.maximum`` would
+    compare element-wise); operands of other shapes, or a Python number that the others' narrow dtype
+    cannot hold, are values that no one staged result holds, where Python returns the winner as it is."""
+    if any(jnp.size(arg) > 1 for arg in args):
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
+    location = caller_location()
+    if len({jnp.shape(arg) for arg in args}) > 1:
+        raise StagingTypeError(
+            f"{name}() returns one of its operands as it is, and here they have different shapes "
+            f"({', '.join(str(jnp.shape(arg)) for arg in args)}): staged, one value must hold whichever wins",
+            location, "Give the operands one shape first (x.reshape(()) of a one-element array).")
+    dtype = jnp.result_type(*args)
+    for arg in args:
+        if not isinstance(arg, jax.Array) and cast_loses_value(arg, dtype):  # a Python number (an array is the dtype's)
+            raise lossy_choice("an operand", shown(arg, dtype), dtype, f"of {name}(), and {a_dtype(dtype)} another",
+                               location)
 
 
 def _python_choice(combine: Callable[[Any, Any], Any], wins: Callable[[Any, Any], Any], kept: Any, value: Any) -> Any:
@@ -153,9 +175,19 @@ def _select(items: list[Any], index: Any) -> Any:
 
 
 def _sum(iterable: Any, /, start: Any = 0) -> Any:
-    if not any_traced((iterable, start)) or not hasattr(iterable, "shape"):
-        return builtins.sum(iterable, start)
-    return start + jnp.sum(iterable, axis=0)
+    """``sum`` of a traced array as Python computes it: ``start`` plus each row in turn, every sum in
+    the dtype of ``start + row``. An integer sum wraps the same however it is grouped, so one
+    ``jnp.sum`` in that dtype is eager's; a float sum rounds at every step (a bfloat16 sum of 300 ones
+    is 256 eagerly), so it is a ``lax.scan`` over the rows, where ``jnp.sum`` would group them otherwise."""
+    if not any_traced((iterable, start)) or not hasattr(iterable, "shape") or not jnp.ndim(iterable):
+        return builtins.sum(iterable, start)  # (a 0-d array: Python's own TypeError)
+    rows = jnp.asarray(iterable)
+    if rows.shape[0] == 0:
+        return start
+    total = jax.eval_shape(lambda s, row: s + row, start, rows[0])
+    if not jnp.issubdtype(total.dtype, jnp.inexact):
+        return converted(start + jnp.sum(rows, axis=0, dtype=total.dtype), total.dtype, weak=total.weak_type)
+    return lax.scan(lambda partial, row: (partial + row, None), start + rows[0], rows[1:])[0]
 
 
 def _any(iterable: Any, /) -> Any:
@@ -202,6 +234,12 @@ def _int(value: Any = 0, *args: Any) -> Any:
     if jnp.issubdtype(array.dtype, jnp.floating):
         array = jnp.trunc(array)
         _refuse_floats_without_int_at_run_time(array, integer, caller_location())
+    elif jnp.issubdtype(array.dtype, jnp.unsignedinteger) and jnp.iinfo(array.dtype).max > jnp.iinfo(integer).max:
+        name = jnp.dtype(integer).name
+        stage_exception(array > jnp.iinfo(integer).max, OverflowError(
+            f"int() of a {array.dtype.name} past {name}'s range: under jit a Python int is {name} (eager Python's "
+            f"int holds any {array.dtype.name}); keep the value a {array.dtype.name}, or enable jax_enable_x64 "
+            "for int64"), caller_location())
     return converted(array, integer, weak=True)
 
 
@@ -295,6 +333,7 @@ TRACED_BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.print: printing.print_,
     builtins.str: text.str_,
     builtins.repr: text.repr_,
+    builtins.ascii: text.ascii_,
     builtins.format: text.format_,
     builtins.next: _next,
     builtins.iter: _iter,

@@ -63,6 +63,17 @@ class TracedRange:
             "(jnp.maximum for traced bounds), or make the bound static (static_argnums / static_argnames).",
         )
 
+    def __iter__(self) -> Iterator[Any]:
+        raise StagingTypeError(
+            "a range with a traced bound taken item by item outside a `for` loop's own header (enumerate, "
+            "zip, list, sum, a comprehension, unpacking): its items must be Python values there, and how "
+            "many there are is known only when the program runs",
+            caller_location(),
+            "Loop over the range itself, `for i in range(start, n):`, and compute the rest from `i` "
+            "(`k = i - start` for enumerate's count, `xs[i]` for zip's item), or make the bound static "
+            "(static_argnums / static_argnames).",
+        )
+
     def trip_count(self) -> Any:
         """How many times Python's ``range`` runs. Its span ``stop - start`` may be past the bounds'
         dtype (``range(-2**31 + 1, 2**31 - 1, 2**30)`` runs 4 times, and int32's ``stop - start``

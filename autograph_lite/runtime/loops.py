@@ -21,13 +21,15 @@ inside an :mod:`.appends` context, so that appends are collected and effects ref
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from ..errors import ConversionError
+from ..errors import ConversionError, StagingTypeError
 from . import appends, effects, first_iteration, items, report
 from .carry import Carried
 from .carry_errors import Site
@@ -193,9 +195,24 @@ def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:
             if not keep_going:
                 break
             state = tuple(loop.body(item, *state))
+        elif _endless(iterable):
+            raise StagingTypeError(
+                f"this `for` loop over an endless iterator ({type(iterable).__name__}) stops at a `break` or "
+                "`return` whose condition is traced: each iteration would be traced, without end",
+                loop.site.location,
+                "Write it as a `while True:` loop with the same exit, counting the iterations yourself "
+                "(`i = 0` before it, `i = i + 1` in it): a traced `while` becomes one lax.while_loop.",
+            )
         else:
             state = run_if(keep_going, item, state, loop)
     return state
+
+
+def _endless(iterable: Any) -> bool:
+    """An iterator that never runs out: ``itertools.count``, ``cycle``, and ``repeat`` without a count."""
+    if isinstance(iterable, itertools.repeat):
+        return operator.length_hint(iterable, -1) == -1
+    return isinstance(iterable, (itertools.count, itertools.cycle))
 
 
 # --- evaluating a loop test aside ----------------------------------------------------------------

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..errors import TracedPredicateError
+from .iteration import TracedRange
 from .locations import location_of
 from .values import is_traced, truth_of_one_element
 
@@ -37,6 +38,8 @@ def contains(element: Any, container: Any, negated: bool, where: Callable[[], An
 
 
 def _found(element: Any, container: Any, where: Callable[[], Any]) -> Any:
+    if isinstance(container, TracedRange):
+        return _in_traced_range(element, container, where)
     if isinstance(container, jax.Array):
         if is_traced(element) or is_traced(container):
             return _in_jax_array(element, container, where)
@@ -99,18 +102,7 @@ def _in_range(element: Any, numbers: range, where: Callable[[], Any]) -> Any:
     """``element in range(...)`` from the bounds: Python compares with each number, which this equals."""
     if len(numbers) == 0:
         return False
-    value = jnp.asarray(element)
-    if value.size != 1:
-        raise TracedPredicateError(
-            f"`in range(...)` compares a traced array of shape {value.shape} with each number: an array "
-            "with more than one element has no single truth value (eager Python raises ValueError here)",
-            location_of(where),
-            _ISIN_FIX,
-        )
-    if value.ndim:
-        value = value.reshape(())
-    if value.dtype == jnp.bool_:
-        value = value.astype(jnp.int32)  # True == 1, as Python compares it
+    value = _one_number(element, where)
     first, last = numbers[0], numbers[-1]
     if jnp.issubdtype(value.dtype, jnp.integer):
         limits = jnp.iinfo(value.dtype)
@@ -123,6 +115,28 @@ def _in_range(element: Any, numbers: range, where: Callable[[], Any]) -> Any:
     low, high = min(first, last), max(first, last)
     within = jnp.logical_and(value >= low, value <= high)
     return jnp.logical_and(within, (value - first) % numbers.step == 0)
+
+
+def _in_traced_range(element: Any, numbers: TracedRange, where: Callable[[], Any]) -> Any:
+    """``element in range(...)`` whose bounds are traced, from the bounds as for a concrete range."""
+    value, start, stop, step = _one_number(element, where), numbers.start, numbers.stop, numbers.step
+    within = jnp.where(step > 0, (value >= start) & (value < stop), (value <= start) & (value > stop))
+    return within & ((value - start) % step == 0)
+
+
+def _one_number(element: Any, where: Callable[[], Any]) -> jax.Array:
+    """The element of ``in range(...)`` as a scalar (a bool as the int Python compares it as)."""
+    value = jnp.asarray(element)
+    if value.size != 1:
+        raise TracedPredicateError(
+            f"`in range(...)` compares a traced array of shape {value.shape} with each number: an array "
+            "with more than one element has no single truth value (eager Python raises ValueError here)",
+            location_of(where),
+            _ISIN_FIX,
+        )
+    if value.ndim:
+        value = value.reshape(())
+    return value.astype(jnp.int32) if value.dtype == jnp.bool_ else value  # True == 1, as Python compares it
 
 
 def _in_jax_array(element: Any, container: jax.Array, where: Callable[[], Any]) -> jax.Array:

@@ -34,6 +34,11 @@ def repr_(value: Any) -> Any:
     return builtins.repr(value) if not any_traced(value) else format_string("{!r}", value)
 
 
+def ascii_(value: Any) -> Any:
+    """``ascii(x)``: ``'{!a}'`` of a traced ``x``."""
+    return builtins.ascii(value) if not any_traced(value) else format_string("{!a}", value)
+
+
 def format_(value: Any, spec: Any = "") -> Any:
     """``format(x, spec)``: ``'{:spec}'`` of a traced ``x``, the spec checked as an f-string's is."""
     if not any_traced(value) or not isinstance(spec, str):
