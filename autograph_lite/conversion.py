@@ -126,11 +126,16 @@ def _refusal(function: Any) -> ConversionError:
     kind = type(function).__qualname__
     wrapped = getattr(function, "__wrapped__", None)
     if isinstance(wrapped, types.FunctionType) and not callees.is_library_function(wrapped):
+        name = wrapped.__name__
+        hint = (f"Convert the function before wrapping it: jax.jit(autograph_lite.convert({name}), ...), or "
+                f"autograph_lite.jit({name}, ...) with the same options.")
+        if kind in ("custom_jvp", "custom_vjp"):  # the wrapper also holds rules: convert inside it
+            hint = (f"Convert the function inside the wrapper: {name} = jax.{kind}(autograph_lite.convert(f)) for "
+                    "the plain function f, and convert a rule with control flow too (defjvp / defvjp of "
+                    "autograph_lite.convert(rule)); then call or jit it as usual.")
         return ConversionError(
             f"cannot convert a {kind} object wrapping {wrapped.__qualname__!r}: autograph_lite cannot "
-            "rewrite the function inside a compiled wrapper",
-            hint=f"Convert the function before wrapping it: jax.jit(autograph_lite.convert({wrapped.__name__}), "
-            f"...), or autograph_lite.jit({wrapped.__name__}, ...) with the same options.",
+            "rewrite the function inside a compiled wrapper", hint=hint,
         )
     return ConversionError(
         f"cannot convert a {kind} object: autograph_lite converts Python functions (def or lambda), bound "

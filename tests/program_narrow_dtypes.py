@@ -15,7 +15,7 @@ value and Python constants near and past the dtype's limits (:data:`CONSTANTS`),
 or the index of a loop beside the narrow value (a Python int known only when the program runs, where
 the loop is staged), and used in arithmetic with a small Python number after the choice (float16 arithmetic stays
 float16 eagerly), and ``sum`` of a vector of the narrow value (Python adds its elements one by one,
-in the dtype). A narrow variable never enters the other features' expressions, whose bounds
+in the dtype), or a Python int that a helper returns from inside a loop. A narrow variable never enters the other features' expressions, whose bounds
 assume int32 / float32.
 
 Under ``jit`` such a choice has eager's value in one dtype, or is a located ``StagingTypeError``
@@ -53,6 +53,10 @@ INPUTS = {
     "i16": (0, 1, -3, 32767, -32768),
     "u16": (0, 1, 3, 65535, 40000),
 }
+
+# a helper returning a Python int from inside a loop (or -1 after it)
+FIRST_AT_LEAST = ("def first_at_least(v, t):\n    for i in range(v.shape[0]):\n        if v[i] >= t:\n"
+                  "            return i\n    return -1")
 
 # a small Python number that a narrow value is multiplied by after a choice: eager arithmetic in its dtype
 FACTORS = {"h16": ("2", "0.5", "1.1"), "bf16": ("2", "0.5", "1.1"), "u8": ("2", "3"), "i8": ("2", "3"),
@@ -104,7 +108,7 @@ class NarrowDtypes:
         kinds = super().extra_statements(scope, ctx)
         if self.narrow_type:
             # at the top level mostly: where the choice's condition is the function's argument
-            kinds += ["narrow_choice", "narrow_arithmetic"] * (4 if ctx.depth == 0 else 1)
+            kinds += ["narrow_choice", "narrow_arithmetic", "narrow_found"] * (4 if ctx.depth == 0 else 1)
             if self.budget > 0:
                 kinds += ["narrow_if", "narrow_carry"] * (4 if ctx.depth == 0 else 1)
                 kinds += ["narrow_index"] * (2 if ctx.depth == 0 else 1)
@@ -196,6 +200,17 @@ class NarrowDtypes:
         choice = self.pick([f"({index} if {condition} else {name})", f"(({condition} and {index}) or {name})"])
         lines = [f"{name} = {start.text}", f"for {index} in range({self.pick(bounds + ['3'])}):", f"    {name} = {choice}"]
         return self.defined_as(scope, name, lines)
+
+    def stmt_narrow_found(self, scope: Scope, ctx) -> Block:
+        """``n = (m + first_at_least(v, t))``: a Python int returned from inside a loop (or after it),
+        weakly typed as eager's, so that the sum computes in ``m``'s dtype."""
+        vectors = [v.name for v in self.visible(scope, ("vf", "vi")) if v.kind == "arg"]
+        if not vectors:
+            return self.stmt_narrow_arithmetic(scope, ctx)
+        self.module_parts["first_at_least"] = FIRST_AT_LEAST
+        name, operand = self.fresh("n"), self.narrow_operand(self.narrow_type, scope, constant=False)
+        found = f"first_at_least({self.pick(vectors)}, {self.pick(['0', '2', '-1'])})"
+        return self.defined_as(scope, name, [f"{name} = ({operand.text} + {found})"])
 
     def stmt_narrow_arithmetic(self, scope: Scope, ctx) -> Block:
         """``n = (m * k)``: eager arithmetic in ``m``'s dtype (float16 rounding, uint8 wrapping), or

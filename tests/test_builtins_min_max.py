@@ -54,3 +54,13 @@ def test_the_elements_of_an_array_like_python(function) -> None:
     ints = np.array([3, 1, 1, 5], np.int32)
     assert int(jitted(ints)) == function(ints)
     assert jitted(jnp.asarray(ints)).dtype == jnp.int32
+
+
+def with_defaults(xs, a, b):
+    return max(xs, default=0.0), min(a, b, key=None), max([], default=-1.0), min(xs[:0], default=5.0)
+
+
+def test_default_and_a_key_of_none_are_pythons():
+    args = (jnp.array([1.0, 3.0, 2.0]), jnp.float32(2.0), jnp.float32(1.0))
+    got, expected = autograph_lite.jit(with_defaults)(*args), with_defaults(*args)
+    assert [float(v) for v in got] == [float(v) for v in expected] == [3.0, 1.0, -1.0, 5.0]

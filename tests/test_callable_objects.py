@@ -252,3 +252,25 @@ def test_jit_of_an_object_raises_eagers_exception_reached_through_a_helper():
 
 def test_jit_of_an_object_takes_jax_jits_none_for_static_argnums():
     assert_same(autograph_lite.jit(Clipper(2.0), static_argnums=None)(F32(5.0)), Clipper(2.0)(F32(5.0)))
+
+
+def _rounded(x):
+    if x > 0:
+        return jnp.round(x)
+    return -jnp.round(-x)
+
+
+def _straight_through(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _rounded(x), t
+
+
+def test_a_custom_jvp_of_an_unconverted_function_is_refused_with_a_fix_that_works():
+    wrapped = jax.custom_jvp(_rounded)
+    wrapped.defjvp(_straight_through)
+    with pytest.raises(ConversionError, match=r"jax.custom_jvp\(autograph_lite.convert\(f\)\)"):
+        autograph_lite.jit(wrapped)
+    fixed = jax.custom_jvp(autograph_lite.convert(_rounded))  # the fix it gives
+    fixed.defjvp(autograph_lite.convert(_straight_through))
+    assert float(autograph_lite.jit(fixed)(jnp.float32(-1.6))) == float(_rounded(jnp.float32(-1.6))) == -2.0
+    assert float(jax.grad(lambda v: autograph_lite.jit(fixed)(v) * 2.0)(jnp.float32(1.3))) == 2.0

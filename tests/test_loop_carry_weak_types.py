@@ -145,3 +145,23 @@ def test_a_placeholder_in_a_static_loop_keeps_the_bodys_weak_type() -> None:
     got = autograph_lite.jit(last_before_exit)(xs)
     assert got.weak_type, "eager's value is a Python int"
     assert_same(got, last_before_exit(xs))
+
+
+def first_index_at_least(xs, t):
+    for i in range(xs.shape[0]):
+        if xs[i] >= t:
+            return i
+    return -1
+
+
+def test_a_python_int_returned_from_inside_a_loop_stays_weakly_typed() -> None:
+    """The return value is unassigned in the branch that does not return: its zeros in that branch of
+    the traced ``if`` take the other branch's weak type, so that ``int8 + index`` computes in int8 (it
+    wraps to -128, as eagerly), where strongly typed zeros made the index an int32 (128)."""
+    xs = jnp.array([1.0, 3.0, 5.0])
+    got = autograph_lite.jit(first_index_at_least)(xs, 2.0)
+    assert got.weak_type and int(got) == first_index_at_least(xs, 2.0) == 1
+    add = lambda base, xs: base + first_index_at_least(xs, 2.0)
+    expected = add(jnp.int8(127), xs)
+    assert_same(autograph_lite.jit(add)(jnp.int8(127), xs), expected)
+    assert autograph_lite.jit(add)(jnp.int8(127), xs).dtype == expected.dtype == jnp.int8

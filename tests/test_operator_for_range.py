@@ -290,3 +290,23 @@ def test_an_endless_iterator_with_a_traced_break_is_a_located_error_whose_fix_wo
         autograph_lite.jit(grows_over_an_endless_count)(jnp.float32(1.0))
     assert "test_operator_for_range.py" in str(raised.value)
     assert_same(autograph_lite.jit(grows_in_a_while_loop)(jnp.float32(1.0)), grows_over_an_endless_count(jnp.float32(1.0)))
+
+
+def sums_its_index(n):
+    s = 0
+    for i in range(n):
+        s = s + i
+    return s
+
+
+def weighs_down(n):
+    s = 0
+    for i in reversed(range(n)):
+        s = s * 3 % 1000 + i  # the order of the indices matters
+    return s
+
+
+@pytest.mark.parametrize("n", [np.uint8(5), np.uint16(7), np.uint32(6), np.int8(100), np.int16(300)])
+def test_a_traced_bound_of_another_integer_dtype_counts_as_a_python_int(n):
+    for function in (sums_its_index, weighs_down):
+        assert int(autograph_lite.jit(function)(n)) == function(int(n))

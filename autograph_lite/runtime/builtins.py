@@ -40,6 +40,12 @@ def _min_max(
     def traced_version(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and isinstance(args[0], Iterator):
             args = (list(args[0]),)  # a generator, map(...), iter(xs): Python draws every element too, in order
+        if "key" in kwargs and kwargs["key"] is None:
+            kwargs = {name: value for name, value in kwargs.items() if name != "key"}  # Python's own default
+        if len(args) == 1 and "key" not in kwargs and "default" in kwargs and hasattr(args[0], "__len__"):
+            if not len(args[0]):
+                return kwargs["default"]  # (an array's len is its static leading axis)
+            kwargs = {}  # items to compare: the default is not used
         if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) and len(args[0]) == 1:
             return args[0][0]  # one item: Python compares nothing (an array item is returned as it is)
         if set(kwargs) <= {"key", "default"} and kwargs.get("key") is not None:

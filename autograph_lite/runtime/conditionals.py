@@ -29,8 +29,8 @@ from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
 from .selects import COND, SELECT, SELECT_REASON, cond_or_select
 from .session import current
-from .values import Split, is_traced, to_predicate, zeros_like_value
-from .weak_types import cast_as_eager
+from .values import Split, is_traced, to_predicate
+from .weak_types import cast_as_eager, zeros_of_type
 
 
 def if_stmt(
@@ -272,7 +272,7 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         except PathRaises as raised:
             return traces.raising(branch.key, raised.error)
         for index, template in adjustment.fills:
-            values[index] = zeros_like_value(template)
+            values[index] = zeros_of_type(template)
         for index in adjustment.assigned:
             values[index] = bound(branch.names[index], values[index])
         for index, stand_in in adjustment.hidden:

@@ -208,10 +208,20 @@ def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
 
 
 def _integer_bound(bound: Any) -> Any:
-    """A bound of a range with a traced bound, as the integer Python's ``range`` would take it."""
+    """A bound of a range with a traced bound, as the integer Python's ``range`` would take it: a Python
+    int, so a traced one of another integer dtype (an int8, a uint16) is the weakly typed default
+    int, whose loop index then counts as eager's does; a uint32 past int32's range is a run-time
+    ``OverflowError`` (eager would count past 2**31)."""
     dtype = jnp.result_type(bound)
     if jnp.issubdtype(dtype, jnp.integer):
-        return bound
+        wide = jnp.dtype(jnp.result_type(int))
+        if not is_traced(bound) or dtype == wide:
+            return bound
+        if jnp.iinfo(dtype).max > jnp.iinfo(wide).max:
+            stage_exception(bound > jnp.iinfo(wide).max, OverflowError(
+                f"range() of a {dtype.name} past {wide.name}'s range: under jit a Python int is {wide.name}"),
+                caller_location())
+        return converted(bound, wide, weak=True)
     if jnp.issubdtype(dtype, jnp.bool_):
         return jnp.asarray(bound, jnp.int32)
     found = f"a traced {dtype.name} value" if is_traced(bound) else f"{bound!r} ({type(bound).__name__})"

@@ -41,8 +41,8 @@ from .narrow_numbers import cast_loses_value
 from .path_constants import constants_of, kept_where_constant
 from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
-from .values import Split, Undefined, is_traced, zeros_like_value
-from .weak_types import cast_as_eager
+from .values import Split, Undefined, is_traced
+from .weak_types import cast_as_eager, zeros_of_type
 
 Branch = Callable[..., tuple]
 
@@ -360,7 +360,7 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
             traces.raised.add(position)
             return _raising_outputs(traces)
         for slot, value in traces.fills.get(position, {}).items():
-            values[slot] = zeros_like_value(value)
+            values[slot] = zeros_of_type(value)
         split = Split.of(values, chain.names)
         traces.splits[position], traces.constants[position] = split.abstract(), constants_of(split.arrays, chain.operands)
         if traces.applied is None:

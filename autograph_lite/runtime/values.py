@@ -141,17 +141,6 @@ def maybe_undefined(scope: dict[str, Any], name: str, placeholder: bool = False)
     return scope[name] if name in scope else Undefined(name, placeholder)
 
 
-def zeros_like_value(value: Any) -> Any:
-    """``value`` with every array leaf replaced by zeros of its shape and dtype."""
-    def zeros(leaf: Any) -> Any:
-        if not is_array_leaf(leaf):
-            return leaf
-        aval = jax.typeof(leaf)
-        return jnp.zeros(aval.shape, aval.dtype)
-
-    return jax.tree_util.tree_map(zeros, value)
-
-
 def type_string(value: Any) -> str:
     """A short description of a value's type, as error messages print it (``float32[3]``, ``None``)."""
     if isinstance(value, Undefined):
