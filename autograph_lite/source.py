@@ -74,10 +74,13 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
         try:
             module = _parse_indented(block, first_line)
         except SyntaxError as error:
+            hint = "The file may have changed since it was imported; reload it."
+            if code.co_name == "<lambda>":  # its line is read on its own, which may not be a whole statement
+                hint = ("Give the lambda a line of its own (`step = lambda v: ...` on the line before), or define "
+                        "the function with def; if the file changed since it was imported, reload it.")
             raise SourceUnavailableError(
                 f"the source found for {fn.__qualname__!r} does not parse: {error.msg}",
-                Location(filename, first_line),
-                "The file may have changed since it was imported; reload it.",
+                Location(filename, first_line), hint,
             ) from error
 
     node = _find_lambda(module, code) if code.co_name == "<lambda>" else _find_def(module)

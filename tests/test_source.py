@@ -6,7 +6,7 @@ import os
 
 import pytest
 from source_corpus import shapes
-from support import assert_equivalent
+from support import assert_equivalent, load_source
 
 import autograph_lite
 
@@ -99,3 +99,14 @@ def test_a_file_edited_after_import_is_refused_until_reloaded(tmp_path, monkeypa
         autograph_lite.convert(module.scaled)
     module = importlib.reload(module)
     assert float(autograph_lite.jit(module.scaled)(3.0)) == float(module.scaled(3.0))
+
+
+def test_a_lambda_on_a_line_that_is_no_whole_statement_gets_a_fix_that_works(tmp_path):
+    module = load_source(
+        "FOUND = []\n"
+        "try: FOUND.append(lambda v: v * 2 if v > 0 else -v)\n"
+        "except Exception: pass\n"
+        "step = lambda v: v * 2 if v > 0 else -v\n", tmp_path)
+    with pytest.raises(autograph_lite.SourceUnavailableError, match="a line of its own"):
+        autograph_lite.convert(module.FOUND[0])
+    assert float(autograph_lite.jit(module.step)(-3.0)) == 3.0

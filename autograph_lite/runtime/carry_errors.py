@@ -167,6 +167,11 @@ def _fix(difference: Difference, sides: Sides) -> str:
         return (f"JAX carries an object of class {difference.opaque} only as one Python value, the same on every path; register "
                 f"the class as a pytree (jax.tree_util.register_dataclass for a dataclass, or "
                 "register_pytree_node_class), so that its fields are carried as arrays.")
+    if difference.leaves is None and sides.branches is None and not sides.site.trip_count_known:
+        name = difference.name
+        return (f"Give {subject} its final structure before the loop (for a value that may stay unset, an array "
+                f"and a flag: `{name} = jnp.zeros(shape, dtype)`, `{name}_set = False`); a loop whose trip count is "
+                "traced cannot run as Python.")
     if difference.leaves is None and sides.branches is None:
         return f"Give {subject} its final structure before the loop, or iterate over unroll(...) to keep the loop in Python."
     if difference.leaves is None:
