@@ -17,13 +17,17 @@
   empty), but the rewrite once made the outer loop carry it, and the ``if`` was refused as
   assigning it in one branch only.
 
-Both shapes were found by the fuzzer once, rarely; this feature draws them often.
+- ``same_reset``: a Python int set to the same number before a loop and in its body, read after the
+  loop in arithmetic past int32's range (a staged loop handed it back an int32, which wraps).
+
+The first two shapes were found by the fuzzer once, rarely; this feature draws them often.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from hypothesis import strategies as st
 from program_model import CLIP, FLOAT_CONSTANTS, MAX_DEPTH, NUMERIC, SCALARS, Block, Ctx, Scope, Var, indent
 
 INT_LITERALS = ("0", "1", "3", "(2 // 2)", "(-2)")
@@ -41,6 +45,7 @@ class LoopCarries:
             kinds += ["literal_reset"] * 2
         if ctx.depth < MAX_DEPTH and self.budget > 0 and self._numeric_locals(scope):
             kinds += ["target_in_branch"] * (3 if ctx.loops else 1)
+            kinds += ["same_reset"] * (2 if not ctx.loops else 0)
         return kinds
 
     def _scalar_locals(self, scope: Scope) -> list[Var]:
@@ -57,6 +62,18 @@ class LoopCarries:
         # in a loop an outer variable keeps its bound (a later iteration may see the old value)
         scope.define(dataclasses.replace(target, bound=max(target.bound, 3), weak=False))
         return Block([f"{target.name} = {text}"], scope)
+
+    def stmt_same_reset(self, scope: Scope, ctx: Ctx) -> Block:
+        """``k = 5`` before a loop whose body sets ``k = 5`` again and adds it to a numeric variable, and
+        ``k * 2**30 // 2**20`` read after it: eager's Python int, exact past int32's range."""
+        self.used.add("carry_edges")
+        self.budget -= 2
+        name, number = self.fresh("k"), str(self.draw(st.integers(2, 9)))
+        header, first_lines = self.carry_loop(scope)
+        target = self.pick(self._numeric_locals(scope)).name
+        body = first_lines + [f"{target} = jnp.clip({target} + {name}, -{CLIP}, {CLIP})", f"{name} = {number}"]
+        after = f"{target} = jnp.clip({target} + ({name} * 1073741824 // 1048576), -{CLIP}, {CLIP})"
+        return Block([f"{name} = {number}"] + header + indent(body) + [after], scope)
 
     def stmt_target_in_branch(self, scope: Scope, ctx: Ctx) -> Block:
         self.used.add("carry_edges")

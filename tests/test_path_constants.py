@@ -96,3 +96,41 @@ def test_numbers_that_differ_between_branches_are_still_chosen_at_run_time():
     TYPES.clear()
     assert float(autograph_lite.jit(different_numbers)(F32(-1.5))) == -3.0
     assert TYPES[0] is not int
+
+
+def reset_in_a_traced_range(x, k):
+    n = 3
+    for _ in range(k):
+        x = x + n
+        n = 3
+    record(n)
+    return x + n * BIG // 1024
+
+
+def reset_in_a_static_range(x):
+    n = 3
+    for _ in range(4):
+        x = x + n
+        n = 3
+    record(n)
+    return x + n * BIG // 1024
+
+
+def reset_in_a_traced_while(x):
+    n = 3
+    while x < 10.0:
+        x = x * 2.0 + n
+        n = 3
+    record(n)
+    return x + n * BIG // 1024
+
+
+@pytest.mark.parametrize("function, args", [
+    (reset_in_a_traced_range, (F32(1.0), I32(3))),
+    (reset_in_a_static_range, (F32(1.0),)),
+    (reset_in_a_traced_while, (F32(1.0),)),
+])
+def test_a_python_int_a_loop_sets_to_the_number_it_entered_with_stays_a_python_int(function, args):
+    TYPES.clear()
+    assert_equivalent(function, *args)
+    assert TYPES and set(TYPES) == {int}

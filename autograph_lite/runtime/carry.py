@@ -45,8 +45,9 @@ from .carry_errors import (
 )
 from .kept_containers import Fate
 from .narrow_numbers import refuse_lossy_entries
+from .path_constants import same_constant
 from .raises import AssignedIfRan
-from .values import OneBranchValue, Split, Undefined, is_array_leaf, type_string
+from .values import OneBranchValue, Split, Undefined, is_array_leaf, is_traced, type_string
 from .weak_types import as_entered, zeros_of_type
 
 
@@ -288,9 +289,12 @@ class LoopCarry:
         # where each traced run of the body notes what it did with the containers it was given
         self.fates: list[Fate] = [] if fates is None else fates
 
-    def arrays_after(self, values: Sequence[Any]) -> list[Any]:
+    def arrays_after(self, values: Sequence[Any], given: Sequence[Any] | None = None) -> list[Any]:
         """The array leaves of what one iteration returned, once its structure is checked; a weakly
         typed one where the entry's is strongly typed is cast to it (:func:`.weak_types.as_entered`).
+        A Python number set to the number it entered with is the iteration's input (``given``): ``lax``
+        hands a carry no iteration changes back as the entry's value, the Python number, not an int32
+        (:mod:`.path_constants`).
 
         Raises :class:`PromotionNeeded` when the only type changes are bools turned numbers.
         """
@@ -306,7 +310,8 @@ class LoopCarry:
             if promotion is not None:
                 raise promotion
         refuse_lossy_entries(self.split, out, self.site)
-        return [as_entered(before, after) for before, after in zip(self.split.arrays, out.arrays)]
+        return [given[k] if given is not None and not is_traced(before) and same_constant(after, before)
+                else as_entered(before, after) for k, (before, after) in enumerate(zip(self.split.arrays, out.arrays))]
 
     def translated(self, error: TypeError) -> Exception:
         """JAX's carry type error in the user's terms (with JAX's as the cause), or JAX's own."""

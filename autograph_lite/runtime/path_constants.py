@@ -37,12 +37,12 @@ def kept_where_constant(outputs: Sequence[Any], per_branch: Sequence[Sequence[An
     if not per_branch:
         return kept
     for index, first in enumerate(per_branch[0]):
-        if first is not _VARIES and all(_same(first, other[index]) for other in per_branch[1:]):
+        if first is not _VARIES and all(same_constant(first, other[index]) for other in per_branch[1:]):
             kept[index] = first
     return kept
 
 
-def _same(first: Any, other: Any) -> bool:
+def same_constant(first: Any, other: Any) -> bool:
     """The same constant: one object, or Python numbers of one type and one value (``repr`` tells
     ``-0.0`` from ``0.0`` and sees NaN as NaN)."""
     if first is other:

@@ -297,15 +297,17 @@ def _run_body(body: Callable[..., Any], arrays: Sequence[Any], carry: LoopCarry,
     except PathRaises:
         return list(arrays)
     carry.fates.append(fate)
-    return _checked_arrays(returned, carry, (body,) if test is None else (body, test))
+    return _checked_arrays(returned, carry, (body,) if test is None else (body, test), arrays)
 
 
-def _checked_arrays(returned: Any, carry: LoopCarry, readers: tuple[Callable[..., Any], ...]) -> list[Any]:
-    """The array leaves of what one iteration returned, checked against the carry. A carried bool turned
-    number is promoted (:class:`PromotionNeeded`) only where the first iteration, traced by ``readers``,
-    reads it as a number; otherwise the dtype change is refused."""
+def _checked_arrays(returned: Any, carry: LoopCarry, readers: tuple[Callable[..., Any], ...],
+                    given: Sequence[Any] | None = None) -> list[Any]:
+    """The array leaves of what one iteration returned, checked against the carry (``given``: the
+    iteration's inputs, see :meth:`.carry.LoopCarry.arrays_after`). A carried bool turned number is
+    promoted (:class:`PromotionNeeded`) only where the first iteration, traced by ``readers``, reads it
+    as a number; otherwise the dtype change is refused."""
     try:
-        return carry.arrays_after(returned)
+        return carry.arrays_after(returned, given)
     except PromotionNeeded as needed:
         if reads_bools_as_numbers(readers, carry.entry, carry.split, needed.slots):
             raise

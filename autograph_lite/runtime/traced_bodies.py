@@ -15,7 +15,9 @@ It is the same program when nothing in the trace depended on it being a trial or
   scan's per-iteration outputs, handed to the lists after the scan as staging hands them;
 - every carried value an array or a Python number (``changed = False``: the scan gives it the type
   the trial traced it with) that keeps its shape, dtype and weak type through the iteration (nothing
-  to fill or promote), and no weakly typed item (the trial reads items strongly typed);
+  to fill or promote), and no weakly typed item (the trial reads items strongly typed); a Python
+  number the body sets to a constant is traced again, where staging keeps the number it entered
+  with if it is that constant;
 - nothing recording decisions: ``explain`` and the decision log describe the statements a staging
   trace meets, so they get one.
 
@@ -110,10 +112,12 @@ def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
         return None  # a leaf that is no array (a name not bound yet, a string): staging checks and fills those
     if any(jax.typeof(a).weak_type for a in jax.tree_util.tree_leaves(xs)):
         return None
-    for before, after in zip(split.arrays, closed.out_avals):
+    for before, after, outvar in zip(split.arrays, closed.out_avals, closed.jaxpr.outvars):
         entry = jax.typeof(before)
         if (entry.shape, entry.dtype, entry.weak_type) != (after.shape, after.dtype, after.weak_type):
             return None
+        if isinstance(outvar, jex_core.Literal) and isinstance(before, (bool, int, float, complex)):
+            return None  # a Python number set to a constant: staging keeps it the number (staged_loops)
     appended = tuple(dataclasses.replace(entry, value=None) for entry in collector.appended)  # no tracer kept
     return TracedBody(closed, split, appended, appended_tree, tuple(fates))
 
