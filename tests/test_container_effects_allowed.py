@@ -245,3 +245,19 @@ def stores_through_an_indexed_item(x, i):
 def test_a_refused_store_through_an_item_is_named_as_written():
     message = conversion_error(stores_through_an_indexed_item, F32(1.0), jnp.int32(0))
     assert "its body assigns to layers[i]['w']" in message and "_ag" not in message, message
+
+
+def appends_until_small(x):
+    history = []
+    for _ in range(5):
+        history.append(x)
+        x = x * 0.5
+        if x < 0.1:
+            break
+    return jnp.stack(history)
+
+
+def test_an_append_in_a_loop_that_stops_at_a_traced_break_names_the_loop():
+    message = conversion_error(appends_until_small, F32(1.0))
+    assert "inside a `for` loop that can stop early (break or return) on a traced condition" in message, message
+    assert "branch of an `if`" not in message

@@ -294,7 +294,8 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
     site = branch.site
     try:
         with python_errors_at_run_time(site.location):
-            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location)
+            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location,
+                                                      _EXIT_MASKS.get(site.construct, _TRACED_BRANCH))
             return values
     except UnassignedReadError as error:
         raise StagingTypeError(
@@ -306,12 +307,20 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
         ) from error
 
 
-def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None) -> tuple[list[Any], Fate]:
+EXIT_CHECK = "`for` loop's per-iteration exit check"  # the staged `if` that masks iterations after an exit
+_TRACED_BRANCH = "branch of an `if` with a traced condition"
+# What an append inside such a branch is refused in: the loop, where the user wrote no `if`.
+_EXIT_MASKS = {EXIT_CHECK: "`for` loop that can stop early (break or return) on a traced condition"}
+
+
+def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None,
+                  construct: str = _TRACED_BRANCH) -> tuple[list[Any], Fate]:
     """One trace of a staged branch, on fresh containers: an in-place update (d[k] += v) in one
     branch's trace must not reach the other branches or the caller; noted as copies, so that such an
-    update is allowed (appends are not: the branch runs a number of times known only at run time).
-    With its :class:`.kept_containers.Fate`: the update reaches the operands after the statement."""
-    with appends.inside(appends.Forbidden("branch of an `if` with a traced condition", location)):
+    update is allowed (appends are not: the branch runs a number of times known only at run time, and
+    ``construct`` names it in that refusal). With its :class:`.kept_containers.Fate`: the update
+    reaches the operands after the statement."""
+    with appends.inside(appends.Forbidden(construct, location)):
         copies = copied(operands)
         appends.carry_entered(copies, operands)
         values, fate = run_recording(branch, copies)

@@ -22,7 +22,7 @@ from ..errors import Location
 from . import appends, paths
 from .carry import LoopCarry, PromotionNeeded, with_placeholders_filled
 from .carry_errors import Site
-from .conditionals import Branches, staged_cond
+from .conditionals import EXIT_CHECK, Branches, staged_cond
 from .iteration import TracedRange, as_python_int
 from .kept_containers import Fate, run_recording
 from .locations import presenting
@@ -126,7 +126,7 @@ def run_if(keep_going: Any, item: Any, values: tuple, loop: Loop, carry: LoopCar
 
     branches = Branches(iteration, lambda: tuple(values))
     return staged_cond(predicate, branches, loop.names,
-                       Site("`for` loop's per-iteration exit check", loop.site.location))
+                       Site(EXIT_CHECK, loop.site.location))
 
 
 def _row(xs: Any, k: Any) -> Any:
