@@ -22,7 +22,7 @@ in order (``list(d.values())``, ``for k in d:``) saw the values swapped. The gen
   traced ``if``, read in order, weighted by position (a swap changes the value);
 - ``alias_helper_in_if``: a dict updated under a traced ``if``, directly or by a module-level helper
   (:data:`STEPPERS`) called there for its effect (refused as a store from outside the staged code
-  before the ``if`` carried such an argument); the dict also holds a Python int that no branch
+  before the ``if`` carried such an argument), the ``if`` sometimes in a loop; the dict also holds a Python int that no branch
   changes, read after the ``if`` in arithmetic past int32's range (it came back an int32, which wraps).
 
 The tests are the generator's conditions half the time, else a comparison of an argument's value
@@ -196,14 +196,18 @@ class Aliases:
 
     def stmt_alias_helper_in_if(self, scope: Scope, ctx: Ctx) -> Block:
         """``box = {"x": .., "n": <int>}``, its ``x`` updated under a traced ``if`` (by a helper called
-        there for its effect, or directly); ``n * 2**30 // 2**20`` read after it (exact in Python)."""
+        there for its effect, or directly), maybe in a loop; ``n * 2**30 // 2**20`` read after it (exact
+        in Python)."""
         name, helper = self.fresh("box"), self.pick(list(STEPPERS))
         first, amount = self._alias_value(scope), self.small(self._traced_value(scope), 10)
         update = f"{helper}({name}, {amount.text})" if self.chance(70) else f'{name}["x"] = {name}["x"] + {amount.text}'
         if update.startswith(helper):
             self.module_parts[helper] = STEPPERS[helper]
-        lines = [f'{name} = {{"x": {first.text}, "n": {self.draw(st.integers(2, 9))}}}',
-                 f"if {self._alias_test(scope)}:", f"    {update}"]
+        statement = [f"if {self._alias_test(scope)}:", f"    {update}"]
+        if self.chance(40):  # in a loop, which then carries the dict too (the `if` assigns it)
+            limits = [v.name for v in self.visible(scope, ("i",)) if v.kind == "arg"]
+            statement = [f"for {self.fresh('r')} in range({self.pick(limits + ['2'])}):"] + indent(statement)
+        lines = [f'{name} = {{"x": {first.text}, "n": {self.draw(st.integers(2, 9))}}}'] + statement
         read = self._weighted([f'{name}["x"]', f'({name}["n"] * 1073741824 // 1048576)'], 9216)
         line, scope = self._into_state(read, scope, ctx)
         return Block(lines + [line], scope)

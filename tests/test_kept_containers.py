@@ -312,3 +312,16 @@ def hands_its_params_to_a_stepping_helper(w, g):
 def test_a_helper_called_in_a_traced_if_updates_the_callers_container(g):
     agrees(steps_through_a_helper_in_a_traced_if, F32(2.0), F32(g))
     agrees(hands_its_params_to_a_stepping_helper, F32(2.0), F32(g))
+
+
+def steps_through_a_helper_in_a_loop(w, g, n):
+    params = {"w": w, "calls": 3}
+    for k in range(n):
+        if g > k:
+            step_weight(params, g)
+    return params["w"], params["calls"] * 2**30 // 1024
+
+
+@pytest.mark.parametrize("g", [2.5, -1.0])
+def test_a_loop_around_a_traced_if_that_hands_a_dict_to_a_helper_carries_it(g):
+    agrees(steps_through_a_helper_in_a_loop, F32(2.0), F32(g), I32(3))

@@ -66,19 +66,20 @@ def analyze(
     liveness.analyze_function(function, nonempty)
     outer_scope = declared_outer(function.body)
 
+    # Per `if`, the names it carries because it hands them to a call made for its effect: the `if`
+    # statement then assigns them, and so does every statement around it.
+    handed = {node: _handed_to_calls_for_effect(node) & liveness.live_into_body[node]
+              for node in liveness.live_after if isinstance(node, gast.If)}
     table: dict[gast.AST, StatementInfo] = {}
     for node, live_after in liveness.live_after.items():
-        written = _written_by(node, names) - outer_scope
+        written = (_written_by(node, names) | _handed_inside(node, handed)) - outer_scope
         read_first = liveness.live_into_body[node]
         needed = live_after | loop_test_reads.get(node, set()) | cells | (_updated_in_place(node) & read_first)
         if not isinstance(node, gast.If):
             needed |= read_first  # the next iteration reads what this one wrote
         if isinstance(node, gast.While):
             needed |= names.reads(node.test)  # the test runs again after every iteration
-        carried_names = written & needed
-        if isinstance(node, gast.If):
-            carried_names |= _handed_to_calls_for_effect(node) & read_first
-        carried = tuple(sorted(carried_names))
+        carried = tuple(sorted((written & needed) | handed.get(node, set())))
         inputs_only = tuple(sorted((written & read_first) - needed)) if isinstance(node, gast.If) else ()
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
         passed = carried + inputs_only
@@ -127,6 +128,15 @@ def _handed_to_calls_for_effect(node: gast.If) -> set[str]:
         for argument in statement.value.args[2:] + [keyword.value for keyword in statement.value.keywords]
         if isinstance(argument, gast.Name)
     }
+
+
+def _handed_inside(node: gast.AST, handed: Mapping[gast.AST, set[str]]) -> set[str]:
+    """The names that the `if` statements nested in ``node`` carry for the calls they make for their effect."""
+    blocks = node.body + node.orelse if isinstance(node, (gast.If, gast.For, gast.While)) else node.body
+    found: set[str] = set()
+    for inner in statements_within(blocks):
+        found |= handed.get(inner, set())
+    return found
 
 
 def _runtime_call(node: gast.AST, operator: str) -> bool:
