@@ -64,3 +64,14 @@ def test_default_and_a_key_of_none_are_pythons():
     args = (jnp.array([1.0, 3.0, 2.0]), jnp.float32(2.0), jnp.float32(1.0))
     got, expected = autograph_lite.jit(with_defaults)(*args), with_defaults(*args)
     assert [float(v) for v in got] == [float(v) for v in expected] == [3.0, 1.0, -1.0, 5.0]
+
+
+def of_a_dicts_values(x):
+    d = {0: x, 1: x * 2, 2: x - 3}
+    return max(d.values()), min(d.values())
+
+
+def test_max_and_min_of_a_dicts_values():
+    for x in (2.0, -1.0):
+        got, expected = autograph_lite.jit(of_a_dicts_values)(jnp.float32(x)), of_a_dicts_values(jnp.float32(x))
+        assert [float(v) for v in got] == [float(v) for v in expected]

@@ -17,7 +17,7 @@ and ``delattr`` too, checked as an attribute store written out (:func:`.effects.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, KeysView, ValuesView
 from typing import Any
 
 import jax
@@ -38,8 +38,8 @@ def _min_max(
     python_builtin: Callable[..., Any], combine: Callable[[Any, Any], Any], best_index: Callable[[Any], Any]
 ) -> Callable[..., Any]:
     def traced_version(*args: Any, **kwargs: Any) -> Any:
-        if len(args) == 1 and isinstance(args[0], Iterator):
-            args = (list(args[0]),)  # a generator, map(...), iter(xs): Python draws every element too, in order
+        if len(args) == 1 and isinstance(args[0], (Iterator, ValuesView, KeysView)):
+            args = (list(args[0]),)  # a generator, map(...), iter(xs), d.values(): Python takes every element, in order
         if "key" in kwargs and kwargs["key"] is None:
             kwargs = {name: value for name, value in kwargs.items() if name != "key"}  # Python's own default
         if len(args) == 1 and "key" not in kwargs and "default" in kwargs and hasattr(args[0], "__len__"):
