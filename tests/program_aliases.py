@@ -58,6 +58,9 @@ HELPERS = {
 STEPPERS = {  # helpers without an `if` of their own, called for their effect inside the caller's traced `if`
     "nudge": 'def nudge(state, amount):\n    state["x"] = state["x"] + amount',
     "halve": 'def halve(state, amount):\n    state["x"] = state["x"] * 0.5 - amount',
+    # handed a module-level list and a module too: globals the caller's `if` must not carry
+    "shift_by_table": 'def shift_by_table(state, table, module, amount):\n'
+                      '    state["x"] = state["x"] + module.abs(amount) * table[0]',
 }
 
 
@@ -200,9 +203,11 @@ class Aliases:
         in Python)."""
         name, helper = self.fresh("box"), self.pick(list(STEPPERS))
         first, amount = self._alias_value(scope), self.small(self._traced_value(scope), 10)
-        update = f"{helper}({name}, {amount.text})" if self.chance(70) else f'{name}["x"] = {name}["x"] + {amount.text}'
+        arguments = f"{name}, SCALES, jnp, {amount.text}" if helper == "shift_by_table" else f"{name}, {amount.text}"
+        update = f"{helper}({arguments})" if self.chance(70) else f'{name}["x"] = {name}["x"] + {amount.text}'
         if update.startswith(helper):
             self.module_parts[helper] = STEPPERS[helper]
+            self.module_parts["SCALES"] = "SCALES = [0.5]"
         statement = [f"if {self._alias_test(scope)}:", f"    {update}"]
         if self.chance(40):  # in a loop, which then carries the dict too (the `if` assigns it)
             limits = [v.name for v in self.visible(scope, ("i",)) if v.kind == "arg"]

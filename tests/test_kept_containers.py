@@ -325,3 +325,21 @@ def steps_through_a_helper_in_a_loop(w, g, n):
 @pytest.mark.parametrize("g", [2.5, -1.0])
 def test_a_loop_around_a_traced_if_that_hands_a_dict_to_a_helper_carries_it(g):
     agrees(steps_through_a_helper_in_a_loop, F32(2.0), F32(g), I32(3))
+
+
+SETTINGS = {"scale": 2.0}
+
+
+def reads_its_arguments(settings, module, x):
+    return module.abs(x) * settings["scale"]  # the result is dropped: a call made for its effect
+
+
+def hands_globals_to_a_helper(x):
+    if x > 0:
+        reads_its_arguments(SETTINGS, jnp, x)
+    return x * SETTINGS["scale"]
+
+
+@pytest.mark.parametrize("x", [1.5, -1.5])
+def test_globals_and_modules_handed_to_a_helper_in_a_traced_if_stay_globals(x):
+    agrees(hands_globals_to_a_helper, F32(x))

@@ -67,8 +67,11 @@ def analyze(
     outer_scope = declared_outer(function.body)
 
     # Per `if`, the names it carries because it hands them to a call made for its effect: the `if`
-    # statement then assigns them, and so does every statement around it.
-    handed = {node: _handed_to_calls_for_effect(node) & liveness.live_into_body[node]
+    # statement then assigns them, and so does every statement around it. Only the function's own
+    # variables: assigning a global or a module it reads (`log(CONFIG)`, `helper(np, x)`) would make
+    # the name a local of the function, unbound where it is read.
+    own = (set(parameter_names(function.args)) | names.writes(function.body)) - outer_scope
+    handed = {node: _handed_to_calls_for_effect(node) & liveness.live_into_body[node] & own
               for node in liveness.live_after if isinstance(node, gast.If)}
     table: dict[gast.AST, StatementInfo] = {}
     for node, live_after in liveness.live_after.items():
