@@ -23,7 +23,10 @@ in order (``list(d.values())``, ``for k in d:``) saw the values swapped. The gen
 - ``alias_helper_in_if``: a dict updated under a traced ``if``, directly or by a module-level helper
   (:data:`STEPPERS`) called there for its effect (refused as a store from outside the staged code
   before the ``if`` carried such an argument), the ``if`` sometimes in a loop; the dict also holds a Python int that no branch
-  changes, read after the ``if`` in arithmetic past int32's range (it came back an int32, which wraps).
+  changes, read after the ``if`` in arithmetic past int32's range (it came back an int32, which wraps);
+- ``alias_logged_count``: a static loop whose traced ``if`` hands a traced value to a helper (the loop
+  carries it, unchanged) beside a Python count of its trips read as a shape after it (the loop was
+  staged, and the count traced).
 
 The tests are the generator's conditions half the time, else a comparison of an argument's value
 (the generator's may be static, ``len(a) <= 4``, and a Python ``if`` shows nothing); an ``if`` mostly
@@ -43,7 +46,9 @@ from program_model import CLIP, MAX_DEPTH, MAX_TRIPS, NUMERIC, Block, Ctx, E, Sc
 ELEMENT = 100  # the values put into the containers are clipped to [-ELEMENT, ELEMENT]
 # Key sets in an order of insertion that is not alphabetical: a sorted rebuild reorders them.
 KEY_ORDERS = (("vel", "pos"), ("w", "b"), ("vel", "pos", "acc"), ("y", "x"), ("scale", "bias", "offset"))
-KINDS = ("alias_list_loop", "alias_helper", "alias_second_name", "alias_key_order", "alias_helper_in_if")
+KINDS = ("alias_list_loop", "alias_helper", "alias_second_name", "alias_key_order", "alias_helper_in_if",
+         "alias_logged_count")
+NOTE_VALUE = "def note_value(v):\n    return v * 2.0"  # reads its argument only; called for its effect
 HELPERS = {
     "scale_entry": 'def scale_entry(state, flag):\n    if flag:\n        state["x"] = state["x"] * 2.0 + 1.0\n'
                    '    else:\n        state["y"] = state["y"] - 1.0\n    return state',
@@ -215,6 +220,18 @@ class Aliases:
         lines = [f'{name} = {{"x": {first.text}, "n": {self.draw(st.integers(2, 9))}}}'] + statement
         read = self._weighted([f'{name}["x"]', f'({name}["n"] * 1073741824 // 1048576)'], 9216)
         line, scope = self._into_state(read, scope, ctx)
+        return Block(lines + [line], scope)
+
+    def stmt_alias_logged_count(self, scope: Scope, ctx: Ctx) -> Block:
+        """A static loop that hands a traced value to a helper under a traced ``if`` (so carries it,
+        unchanged) and counts its trips in a Python int, read after it as a shape: the loop stays
+        Python, as the count must (``c = 0; for r in range(2): if t: note(v); c = c + 1``)."""
+        self.module_parts["note_value"] = NOTE_VALUE
+        arguments = [v.name for v in self.visible(scope, NUMERIC) if v.kind == "arg"]  # a name: the `if` carries it
+        count, value = self.fresh("c"), self.pick(arguments) if arguments else self._traced_value(scope).text
+        lines = [f"{count} = 0", f"for {self.fresh('r')} in range(2):", f"    if {self._alias_test(scope)}:",
+                 f"        note_value({value})", f"    {count} = {count} + 1"]
+        line, scope = self._into_state(E(f"jnp.ones({count}).sum()", 2, True), scope, ctx)
         return Block(lines + [line], scope)
 
     def stmt_alias_second_name(self, scope: Scope, ctx: Ctx) -> Block:

@@ -343,3 +343,17 @@ def hands_globals_to_a_helper(x):
 @pytest.mark.parametrize("x", [1.5, -1.5])
 def test_globals_and_modules_handed_to_a_helper_in_a_traced_if_stay_globals(x):
     agrees(hands_globals_to_a_helper, F32(x))
+
+
+def logs_in_a_static_loop(x):
+    n = 0
+    for i in range(3):
+        if x > i:
+            reads_its_arguments(SETTINGS, jnp, x)  # hands x to a helper: the loop carries x, unchanged
+        n = n + 2
+    return jnp.zeros(n) + x  # n must stay a Python int: the loop runs as Python
+
+
+def test_a_loop_that_only_hands_a_traced_value_on_stays_python():
+    agrees(logs_in_a_static_loop, F32(1.0))
+    assert "Python loop" in str(autograph_lite.explain(logs_in_a_static_loop, F32(1.0)))

@@ -213,15 +213,22 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
 
 def _independent_of_traced_data(closed: jex_core.ClosedJaxpr, sequence: StaticSequence, split: Split,
                                 n_items: int) -> str:
-    """"" when some carried or appended value depends on traced data, else why the loop stays Python."""
+    """"" when some carried or appended value depends on traced data, else why the loop stays Python.
+
+    A carried value the body hands back as it got it (a traced array that an ``if`` in the body hands
+    to a helper, and so carries) does not count: staging would only turn the others, Python values,
+    into traced ones."""
     carried = [is_traced(a) for a in split.arrays]
     const_traced = [is_traced(c) for c in closed.consts]
+    first_carried = 1 + n_items
+    unchanged = [closed.jaxpr.outvars[k] is closed.jaxpr.invars[first_carried + k] for k in range(len(carried))]
     while True:
         inputs = [False] + [sequence.traced_data] * n_items + carried
         outputs = _dependence(closed.jaxpr, const_traced, inputs)  # the carried values, then the appended
         updated = [c or o for c, o in zip(carried, outputs)]
         if updated == carried:
-            return "" if any(outputs) else "it carries and appends no value that depends on traced data"
+            changed = [o and not (k < len(unchanged) and unchanged[k]) for k, o in enumerate(outputs)]
+            return "" if any(changed) else "it carries and appends no value that depends on traced data"
         carried = updated
 
 
