@@ -5,9 +5,9 @@ With concrete arguments every one of them is the builtin itself. With a traced a
 larger, so a NaN after the first value never wins and of equal values, ``0.0`` and ``-0.0``, the
 first is kept, where ``jnp.minimum`` would spread the NaN; of one 1-D array, the same over its
 elements; with ``key=``, the first element whose key is smallest / largest), ``sum`` of an array
-adds its rows, ``any`` / ``all`` test its elements (of a list of traced conditions, their
-truths in order: :func:`.logic.truth_fold`), ``int`` /
-``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
+adds its rows in turn, in the dtype of ``start + row`` (as Python's loop does), ``any`` / ``all``
+test its elements (of a list of traced conditions, their truths in order: :func:`.logic.truth_fold`),
+``int`` / ``float`` / ``bool`` are casts (``int`` truncates toward zero, as Python does), and
 ``print`` writes eager Python's text when the program runs, on every call (see :mod:`.printing`).
 ``next`` is here for its effect, not for traced arguments: inside staged code, advancing an iterator
 would happen once while tracing, so it is refused there (:func:`.effects.check_advance`); ``setattr``

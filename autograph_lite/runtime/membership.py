@@ -5,7 +5,7 @@ and stops at the first true answer; ``bool`` of a traced comparison is unknown a
 items whose comparison is traced are OR-ed at run time instead (an item whose answer is concrete is
 decided in Python, in Python's order). The result is a scalar bool, as Python's ``in`` returns a bool.
 A ``range`` is tested by its bounds and step (what ``range.__contains__`` computes, without visiting
-every item); a JAX array keeps JAX's own rule (``any(container == element)``, a 1-D container and a
+every item), traced bounds included; a JAX array keeps JAX's own rule (``any(container == element)``, a 1-D container and a
 scalar element), a NumPy array NumPy's (``(container == element).any()``). Sets and dicts hash the
 element, and a JAX array has no hash: eager Python raises there too, so that is a located error.
 """

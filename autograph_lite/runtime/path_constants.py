@@ -6,7 +6,10 @@ Python's grows. Where every branch that returns gives the very same value (it pa
 through: a name the branch only reads, or hands to a helper; an item of a dict it updates elsewhere),
 or an equal Python number of the same type, the statement's value is that value whatever the
 condition, as in eager Python: a Python number stays the Python number it was, and an array from
-outside the statement the array it was (not the statement's copy of it).
+outside the statement the array it was (not the statement's copy of it). A staged loop uses
+:func:`same_constant` too: a body that sets a carried Python number to the number it entered with
+hands back its own input there, which ``lax`` returns as the entry's value
+(:meth:`.carry.LoopCarry.arrays_after`).
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def reusable(closed: jex_core.ClosedJaxpr, split: Split, state: tuple, xs: Any,
         if (entry.shape, entry.dtype, entry.weak_type) != (after.shape, after.dtype, after.weak_type):
             return None
         if isinstance(outvar, jex_core.Literal) and isinstance(before, (bool, int, float, complex)):
-            return None  # a Python number set to a constant: staging keeps it the number (staged_loops)
+            return None  # a Python number set to a constant: staging keeps it the number (LoopCarry.arrays_after)
     appended = tuple(dataclasses.replace(entry, value=None) for entry in collector.appended)  # no tracer kept
     return TracedBody(closed, split, appended, appended_tree, tuple(fates))
 
