@@ -28,6 +28,8 @@ class State:
 
 # name -> (exception class, arguments): every argument an array is traced by jit.
 ENTRIES = {
+    "traced_range_enumerated": (autograph_lite.StagingTypeError, (XS, I32(3))),
+    "endless_count_with_traced_break": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "one_branch_variable": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "one_branch_in_elif": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "dtype_change_in_branches": (autograph_lite.StagingTypeError, (F32(1.0),)),

@@ -1,6 +1,8 @@
 """Ill-formed or unsupported programs. Each is checked by tests/test_bad_program_catalogue.py: the
 line marked `# error:` is where the message must point, and the text after it must appear in it."""
 
+import itertools
+
 import jax.numpy as jnp
 
 import autograph_lite
@@ -299,3 +301,18 @@ def stale_read_of_an_updated_dict(w, c):
 
 def len_of_a_traced_range(n):
     return len(range(n))  # error: len() of a range with a traced bound
+
+
+def traced_range_enumerated(xs, n):
+    total = 0.0
+    for k, i in enumerate(range(1, n)):  # error: a range with a traced bound taken item by item outside a `for` loop's own header
+        total = total + k * xs[i]
+    return total
+
+
+def endless_count_with_traced_break(x):
+    for i in itertools.count():  # error: this `for` loop over an endless iterator (count) stops at a `break`
+        x = x * 1.5
+        if x > 10:
+            break
+    return x, i
