@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import gast
 
@@ -71,13 +72,16 @@ def analyze(
     # variables: assigning a global or a module it reads (`log(CONFIG)`, `helper(np, x)`) would make
     # the name a local of the function, unbound where it is read.
     own = (set(parameter_names(function.args)) | names.writes(function.body)) - outer_scope
-    handed = {node: _handed_to_calls_for_effect(node) & liveness.live_into_body[node] & own
-              for node in liveness.live_after if isinstance(node, gast.If)}
+    inside = {node: _inside(node) for node in liveness.live_after}
+    handed = {node: found.handed & liveness.live_into_body[node] & own
+              for node, found in inside.items() if isinstance(node, gast.If)}
     table: dict[gast.AST, StatementInfo] = {}
     for node, live_after in liveness.live_after.items():
-        written = (_written_by(node, names) | _handed_inside(node, handed)) - outer_scope
+        found = inside[node]
+        handed_inside = set().union(*(handed.get(inner, set()) for inner in found.ifs))
+        written = (_written_by(node, names) | handed_inside) - outer_scope
         read_first = liveness.live_into_body[node]
-        needed = live_after | loop_test_reads.get(node, set()) | cells | (_updated_in_place(node) & read_first)
+        needed = live_after | loop_test_reads.get(node, set()) | cells | (found.updated & read_first)
         if not isinstance(node, gast.If):
             needed |= read_first  # the next iteration reads what this one wrote
         if isinstance(node, gast.While):
@@ -105,40 +109,41 @@ def _statement_info(**fields: object) -> StatementInfo:
     return info
 
 
-def _updated_in_place(node: gast.AST) -> set[str]:
-    """The names whose container the statement updates through an item (``x = _ag.setitem(x, ...)``,
+class _Inside(NamedTuple):
+    """What one walk of the statements nested in a compound statement finds.
+
+    ``updated``: the names whose container is updated through an item (``x = _ag.setitem(x, ...)``,
     the item-update pass's form of ``x[i] = v``). One that holds its value from before the statement
     (read there before written) is carried whatever the liveness says: a list that holds the
     container, another name or the caller may see it after the statement, which the runtime updates
-    in place (``runtime.kept_containers``)."""
+    in place (``runtime.kept_containers``).
+
+    ``handed``: the names handed, as arguments, to calls whose results are dropped
+    (``_ag.call_for_effect``, the calls pass's form of ``step(params, g)`` as a statement). Such a
+    call is made for what it changes, often a container its argument holds: an ``if`` carries such a
+    name that holds its value from before it (read there before written), so that it enters each
+    branch as that branch's copy, which the helper may update, and the runtime updates the original
+    in place. ``ifs``: the ``if`` statements among them, whose carried names the statement assigns.
+    """
+
+    updated: set[str]
+    handed: set[str]
+    ifs: list[gast.If]
+
+
+def _inside(node: gast.AST) -> _Inside:
     blocks = node.body + node.orelse if isinstance(node, (gast.If, gast.For, gast.While)) else node.body
-    return {
-        statement.targets[0].id for statement in statements_within(blocks)
-        if isinstance(statement, gast.Assign) and _runtime_call(statement.value, "setitem")
-        and len(statement.targets) == 1 and isinstance(statement.targets[0], gast.Name)
-    }
-
-
-def _handed_to_calls_for_effect(node: gast.If) -> set[str]:
-    """The names an ``if`` hands, as arguments, to calls whose results it drops (``_ag.call_for_effect``,
-    the calls pass's form of ``step(params, g)`` as a statement). Such a call is made for what it
-    changes, often a container its argument holds: carried, a name that holds its value from before
-    the statement (read there before written) enters each branch as that branch's copy, which the
-    helper may update, and the runtime updates the original in place (``runtime.kept_containers``)."""
-    return {
-        argument.id for statement in statements_within(node.body + node.orelse)
-        if isinstance(statement, gast.Expr) and _runtime_call(statement.value, "call_for_effect")
-        for argument in statement.value.args[2:] + [keyword.value for keyword in statement.value.keywords]
-        if isinstance(argument, gast.Name)
-    }
-
-
-def _handed_inside(node: gast.AST, handed: Mapping[gast.AST, set[str]]) -> set[str]:
-    """The names that the `if` statements nested in ``node`` carry for the calls they make for their effect."""
-    blocks = node.body + node.orelse if isinstance(node, (gast.If, gast.For, gast.While)) else node.body
-    found: set[str] = set()
-    for inner in statements_within(blocks):
-        found |= handed.get(inner, set())
+    found = _Inside(set(), set(), [])
+    for statement in statements_within(blocks):
+        if isinstance(statement, gast.Assign) and _runtime_call(statement.value, "setitem") \
+                and len(statement.targets) == 1 and isinstance(statement.targets[0], gast.Name):
+            found.updated.add(statement.targets[0].id)
+        elif isinstance(statement, gast.Expr) and _runtime_call(statement.value, "call_for_effect"):
+            call = statement.value
+            arguments = call.args[2:] + [keyword.value for keyword in call.keywords]
+            found.handed.update(argument.id for argument in arguments if isinstance(argument, gast.Name))
+        elif isinstance(statement, gast.If):
+            found.ifs.append(statement)
     return found
 
 

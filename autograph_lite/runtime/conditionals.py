@@ -136,22 +136,26 @@ def staged_cond(predicate: jax.Array, branches: Branches, names: tuple[str, ...]
         where = f"in the {key} branch of the {site.construct}, and {a_dtype(dtype)} in the other"
         raise lossy_choice(subject, value, dtype, where, site.location)
     arrays = strongly_typed_where_a_branch_is(arrays, [splits["true"], splits["false"]])
-    constants = [traces.constants[key] for key in ("true", "false") if key in traces.constants and key not in traces.raised]
-    outputs = splits["true"].rebuild(kept_where_constant(arrays, constants))
-    fates, choose = _fates_and_choice(traces, predicate)
-    outputs = kept_in_place(branches.operands, outputs, fates, choose=choose)
+    returning = [key for key in ("true", "false") if key in traces.fates and key not in traces.raised]
+    choose = None if len(returning) != 2 else (
+        lambda values: values[0] if values[0] is values[1] else jnp.where(predicate, values[0], values[1]))
+    outputs = settled(branches.operands, splits["true"], arrays, [traces.constants[key] for key in returning],
+                      [traces.fates[key] for key in returning], choose)
     reason = SELECT_REASON if lowering == SELECT else "the condition is traced"
     report.record(site, lowering, reason, Carried(names, outputs),
                   _adjustment_notes(adjustments, names, splits))
     return outputs
 
 
-def _fates_and_choice(traces: _Traces, predicate: jax.Array) -> tuple[list[Fate], Callable[[list[Any]], Any] | None]:
-    """The returning branches' fates (true, false), and how to choose between their values by the predicate."""
-    fates = [traces.fates[key] for key in ("true", "false") if key in traces.fates and key not in traces.raised]
-    if len(fates) != 2:
-        return fates, None
-    return fates, lambda values: values[0] if values[0] is values[1] else jnp.where(predicate, values[0], values[1])
+def settled(operands: tuple, template: Split, arrays: Sequence[Any], constants: Sequence[Sequence[Any]],
+            fates: Sequence[Fate], choose: Callable[[list[Any]], Any] | None = None) -> tuple:
+    """A staged ``if``'s or switch's values from its array outputs, given what each returning branch
+    returned (``constants``, :func:`.path_constants.constants_of`) and did with the containers it was
+    given (``fates``): each output that every such branch gave as the same value kept as that value,
+    the rest rebuilt in ``template``'s structure, and the containers the branches updated in place
+    written into the ``operands`` (:func:`.kept_containers.kept_in_place`; ``choose`` picks a branch's
+    items by the condition where the branches disagree)."""
+    return kept_in_place(operands, template.rebuild(kept_where_constant(arrays, constants)), list(fates), choose=choose)
 
 
 def strongly_typed_where_a_branch_is(arrays: Sequence[Any], branches: Sequence[Split]) -> list[Any]:
@@ -294,8 +298,8 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
     site = branch.site
     try:
         with python_errors_at_run_time(site.location):
-            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location,
-                                                      _EXIT_MASKS.get(site.construct, _TRACED_BRANCH))
+            refused_appends_in = _EXIT_MASK if site.construct == EXIT_CHECK else _TRACED_BRANCH
+            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location, refused_appends_in)
             return values
     except UnassignedReadError as error:
         raise StagingTypeError(
@@ -309,8 +313,8 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
 
 EXIT_CHECK = "`for` loop's per-iteration exit check"  # the staged `if` that masks iterations after an exit
 _TRACED_BRANCH = "branch of an `if` with a traced condition"
-# What an append inside such a branch is refused in: the loop, where the user wrote no `if`.
-_EXIT_MASKS = {EXIT_CHECK: "`for` loop that can stop early (break or return) on a traced condition"}
+# What an append inside the exit check's branch is refused in: the loop, where the user wrote no `if`.
+_EXIT_MASK = "`for` loop that can stop early (break or return) on a traced condition"
 
 
 def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None,

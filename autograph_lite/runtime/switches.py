@@ -33,12 +33,12 @@ from ..errors import UnassignedReadError
 from . import report
 from .carry import Carried, cond_tolerates, joined_dtype
 from .carry_errors import Site
-from .conditionals import if_stmt, refuse_effect, run_on_copies, strongly_typed_where_a_branch_is
-from .kept_containers import Fate, kept_in_place
+from .conditionals import if_stmt, refuse_effect, run_on_copies, settled, strongly_typed_where_a_branch_is
+from .kept_containers import Fate
 from .locations import location_of
 from .logic import or_
 from .narrow_numbers import cast_loses_value
-from .path_constants import constants_of, kept_where_constant
+from .path_constants import constants_of
 from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
 from .values import Split, Undefined, is_traced
@@ -190,9 +190,9 @@ def _staged_switch(index: jax.Array, chain: _Chain, site: Site) -> tuple | None:
             return None
         if arrays is not None and (plan == traces.applied or (traces.applied is None and not plan.converts)):
             given = [split for k, split in enumerate(traces.splits) if split is not None and k not in traces.raised]
-            constants = [found for k, found in sorted(traces.constants.items()) if k not in traces.raised]
-            outputs = plan.template.rebuild(kept_where_constant(strongly_typed_where_a_branch_is(arrays, given), constants))
-            outputs = kept_in_place(chain.operands, outputs, [f for k, f in traces.fates.items() if k not in traces.raised])
+            returning = [k for k in sorted(traces.fates) if k not in traces.raised]
+            outputs = settled(chain.operands, plan.template, strongly_typed_where_a_branch_is(arrays, given),
+                              [traces.constants[k] for k in returning], [traces.fates[k] for k in returning])
             report.record(site, "lax.switch", f"the subject is a traced integer; {len(ordered)} branches",
                           Carried(chain.names, outputs), traces.notes(ordered, chain.names))
             return outputs
