@@ -16,6 +16,7 @@ import pytest
 from bad_programs import catalogue
 
 import autograph_lite
+from autograph_lite.errors import TracedValueError
 
 F32, I32 = jnp.float32, jnp.int32
 CATALOGUE = Path(catalogue.__file__)
@@ -73,6 +74,8 @@ ENTRIES = {
     "traced_key_in_dict": (autograph_lite.TracedPredicateError, (I32(1),)),
     "stale_read_of_an_updated_dict": (autograph_lite.ConversionError, (F32(1.5), I32(1))),
     "len_of_a_traced_range": (autograph_lite.StagingTypeError, (I32(3),)),
+    "traced_dict_key": (TracedValueError, (F32(3.0),)),
+    "number_method_on_traced_count": (TracedValueError, (F32(3.0), I32(5))),
 }
 # These take a Python object that jit cannot trace: it is closed over instead.
 WITH_STATE = {"attribute_write_in_traced_if", "attribute_write_in_traced_while"}

@@ -329,3 +329,46 @@ def test_a_shape_set_once_by_the_body_is_started_with_that_shape_and_dtype():
                                  "jnp.int32), or broadcast it with jnp.broadcast_to.")
     # The fix the hint gives, applied, stages and computes what eager computes.
     assert_same(autograph_lite.jit(scalar_started_as_vector)(I32(1), I32(2)), scalar_becoming_vector(I32(1), 2))
+
+
+def scale_by_parity(x):
+    scales = {0: 1.0, 1: 2.5}
+    return scales[int(x) % 2] * x
+
+
+def scale_by_parity_from_a_list(x):
+    scales = {0: 1.0, 1: 2.5}
+    return [scales[k] for k in range(2)][int(x) % 2] * x
+
+
+@pytest.mark.parametrize("x", [F32(3.0), F32(4.0)])
+def test_a_traced_dict_key_is_located_and_the_lookup_by_position_fixes_it(x):
+    error = located_error(scale_by_parity, x, expected=TypeError)
+    assert str(error).startswith(where(scale_by_parity, "scales[int(x) % 2]") + ": a traced value used as a dict key")
+    assert "[table[k] for k in range(n)][i]" in error.hint
+    assert_same(autograph_lite.jit(scale_by_parity_from_a_list)(x), scale_by_parity(x))
+    assert_same(autograph_lite.jit(scale_by_parity, static_argnums=0)(float(x)), scale_by_parity(float(x)))
+
+
+def widest_count(x, n):
+    count = 0
+    for _ in range(n):
+        count += 1
+    return x * count.bit_length()
+
+
+def test_a_python_number_method_on_a_traced_count_is_located_and_a_static_bound_fixes_it():
+    error = located_error(widest_count, F32(3.0), I32(5), expected=AttributeError)
+    assert str(error).startswith(where(widest_count, "count.bit_length()") + ": a traced value has no attribute "
+                                 "`.bit_length`, which Python's numbers have")
+    assert "static_argnames" in error.hint
+    assert_same(autograph_lite.jit(widest_count, static_argnames="n")(F32(3.0), 5), widest_count(F32(3.0), 5))
+
+
+def test_an_attribute_no_python_number_has_is_left_as_jax_raised_it():
+    def misspelled(x):
+        return x.sumation()
+
+    with pytest.raises(AttributeError) as raised:
+        autograph_lite.jit(misspelled)(F32(1.0))
+    assert not isinstance(raised.value, ConversionError)

@@ -75,6 +75,19 @@ CONCRETE = Kind(
     "Keep the computation in jax.numpy (jnp.where / lax.cond for a choice), or make the value static "
     "(static_argnums / static_argnames).",
 )
+HASH = Kind(
+    "a traced value used as a dict key or a set member: it has no hash, since its value is known only at "
+    "run time",
+    "Look the value up by position instead: with integer keys 0..n-1, [table[k] for k in range(n)][i] "
+    "(a Python list indexed by a traced integer is staged), or jnp.asarray(...)[i]; or make the key static "
+    "(static_argnums / static_argnames).",
+)
+NUMBER_ATTRIBUTE = Kind(
+    "a traced value has no attribute {name}, which Python's numbers have: a Python number that a staged "
+    "loop or branch carries, or that is computed from an argument, is a traced JAX value here",
+    "Keep the value a Python number: make the arguments it is computed from static (static_argnums / "
+    "static_argnames); or compute what {name} gives with jax.numpy from the traced value.",
+)
 _CARRY_WHAT = ("a lax control-flow function (cond, switch, while_loop, fori_loop, scan) got branch outputs or "
                "a carry of different types")
 CARRY = Kind(
@@ -95,6 +108,9 @@ CARRY_DTYPE = Kind(
 
 _SLICE_MESSAGES = ("Slice entries must be static integers", "Array slice indices must have static")
 _SHAPE_MESSAGE = "Shapes must be 1D sequences of concrete values"
+_UNHASHABLE = re.compile(r"unhashable type: '\w*Tracer'$")
+_NO_ATTRIBUTE = re.compile(r"\w*Tracer has no attribute (\w+)$")
+_NUMBER_ATTRIBUTES = frozenset().union(*(dir(kind) for kind in (int, float, complex)))
 _CARRY_MESSAGE = re.compile(r"must have (identical|equal|same) (output )?types?|must have same type structure")
 _TRACED_FOR = re.compile(r"while tracing the function \S+ at \S+ for (\w+)\.")
 _ARGUMENT = re.compile(r"because it depends on the values? of the arguments? ([^\n]+?)\.(?:\n|$)")
@@ -117,9 +133,13 @@ def kind_of(error: BaseException) -> Kind | None:
         return NUMPY
     if isinstance(error, jax.errors.ConcretizationTypeError):
         return CONCRETE
+    if type(error) is AttributeError:
+        return _number_attribute(str(error))
     if not isinstance(error, (IndexError, TypeError)):
         return None  # the others are never formatted: a user's exception passes through untouched
     message = str(error)
+    if type(error) is TypeError and _UNHASHABLE.match(message):
+        return HASH
     if isinstance(error, IndexError) and message.startswith(_SLICE_MESSAGES):
         return SLICE
     if type(error) is TypeError and message.startswith(_SHAPE_MESSAGE):
@@ -127,6 +147,17 @@ def kind_of(error: BaseException) -> Kind | None:
     if type(error) is TypeError and _CARRY_MESSAGE.search(message):
         return _carry_kind(message)
     return None
+
+
+def _number_attribute(message: str) -> Kind | None:
+    """JAX's "``<Tracer> has no attribute <name>``" where Python's numbers have ``name``
+    (``k.bit_length()``, ``x.is_integer()``): the value is a Python number in eager Python only if
+    nothing made it an array, so the message says both."""
+    found = _NO_ATTRIBUTE.match(message)
+    if found is None or found.group(1) not in _NUMBER_ATTRIBUTES:
+        return None
+    name = f"`.{found.group(1)}`"
+    return Kind(NUMBER_ATTRIBUTE.what.format(name=name), NUMBER_ATTRIBUTE.hint.format(name=name))
 
 
 def _carry_kind(message: str) -> Kind:

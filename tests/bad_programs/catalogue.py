@@ -316,3 +316,15 @@ def endless_count_with_traced_break(x):
         if x > 10:
             break
     return x, i
+
+
+def traced_dict_key(x):
+    scales = {0: 1.0, 1: 2.5}
+    return scales[int(x) % 2] * x  # error: a traced value used as a dict key or a set member
+
+
+def number_method_on_traced_count(x, n):
+    count = 0
+    for _ in range(n):
+        count += 1
+    return x * count.bit_length()  # error: a traced value has no attribute `.bit_length`, which Python's numbers have
