@@ -11,7 +11,8 @@ bfloat16, uint8, int8, int16, uint16), whose inputs include its dtype's extremes
 that type (returned, so the check compares them: values and dtypes). They are set by traced
 ``if`` / ``elif`` chains, ternaries, ``and`` / ``or``, ``max`` / ``min`` and loop carries whose operands are the narrow
 value and Python constants near and past the dtype's limits (:data:`CONSTANTS`), in either order
-(a loop entering with the Python number and its body giving the narrow value, and the reverse),
+(a loop entering with the Python number and its body giving the narrow value, and the reverse; a
+Python int count that the body makes a Python float, then multiplied with the narrow value),
 or the index of a loop beside the narrow value (a Python int known only when the program runs, where
 the loop is staged), and used in arithmetic with a small Python number after the choice (float16 arithmetic stays
 float16 eagerly), and ``sum`` of a vector of the narrow value (Python adds its elements one by one,
@@ -102,7 +103,7 @@ class NarrowDtypes:
     def prelude_kinds(self) -> list[str]:
         kinds = super().prelude_kinds()
         # first, at the top level, where the choice's condition is an argument (traced under jit)
-        return kinds + ["narrow_if", "narrow_choice", "narrow_carry", "narrow_arithmetic"] if self.narrow_type else kinds
+        return kinds + ["narrow_if", "narrow_choice", "narrow_carry", "narrow_count", "narrow_arithmetic"] if self.narrow_type else kinds
 
     def extra_statements(self, scope: Scope, ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)
@@ -111,6 +112,7 @@ class NarrowDtypes:
             kinds += ["narrow_choice", "narrow_arithmetic", "narrow_found"] * (4 if ctx.depth == 0 else 1)
             if self.budget > 0:
                 kinds += ["narrow_if", "narrow_carry"] * (4 if ctx.depth == 0 else 1)
+                kinds += ["narrow_count"] * (8 if ctx.depth == 0 else 1)
                 kinds += ["narrow_index"] * (2 if ctx.depth == 0 else 1)
         return kinds
 
@@ -188,6 +190,24 @@ class NarrowDtypes:
             body.append(f"{name} = ({name} * {self.pick(FACTORS[self.narrow_type])})")
         lines = [f"{name} = {a.text}"] + header + [f"    {line}" for line in body]
         return self.defined_as(scope, name, lines)
+
+    def stmt_narrow_count(self, scope: Scope, ctx) -> Block:
+        """``c = 0`` before a loop whose body adds ``0.1`` to it (a Python int that the first iteration
+        makes a Python float), then ``n = (t * c)``: eager's float16 / bfloat16 arithmetic beside a
+        Python float, which a staged loop's carry must keep weakly typed. The loop also carries ``t``, the
+        narrow value, so that it is staged (a loop that carries Python values only runs as Python)."""
+        if self.narrow_type not in ("h16", "bf16"):
+            return self.stmt_narrow_carry(scope, ctx)
+        narrow_locals = [v.name for v in self.visible(scope, (self.narrow_type,)) if v.kind == "local"]
+        # mostly into a variable already there (a returned one among them): the product is then compared
+        name = self.pick(narrow_locals) if narrow_locals and self.chance(70) else self.fresh("n")
+        count, carried = self.fresh("c"), self.fresh("t")
+        header, first_lines = self.carry_loop(scope)
+        start = self.narrow_operand(self.narrow_type, scope, constant=False)
+        body = first_lines + [f"{count} = {count} + {self.pick(['0.1', '0.3'])}", f"{carried} = ({carried} * 1)"]
+        lines = [f"{count} = {self.pick(['0', '1', '3'])}", f"{carried} = {start.text}"] + header
+        lines += [f"    {line}" for line in body]
+        return self.defined_as(scope, name, lines + [f"{name} = ({carried} * {count})"])
 
     def stmt_narrow_index(self, scope: Scope, ctx) -> Block:
         """``n = m`` before a loop whose body chooses between its index and ``n`` (``n = (i if c else n)``

@@ -165,3 +165,46 @@ def test_a_python_int_returned_from_inside_a_loop_stays_weakly_typed() -> None:
     expected = add(jnp.int8(127), xs)
     assert_same(autograph_lite.jit(add)(jnp.int8(127), xs), expected)
     assert autograph_lite.jit(add)(jnp.int8(127), xs).dtype == expected.dtype == jnp.int8
+
+
+def halvings_cost(x, w):
+    total = 0
+    while x > 1.0:
+        x = x / 2
+        total = total + 0.5
+    return total * w
+
+
+def cost_per_row(xs, w):
+    total = 0
+    for x in xs:
+        total = total + 0.5
+        xs = xs + 1  # a traced carry: the loop is staged
+    return total * w
+
+
+@pytest.mark.parametrize("fn, args", [
+    (halvings_cost, (jnp.float32(2.0 ** 20), jnp.float16(7000.0))),  # float16 product overflows, as eagerly
+    (halvings_cost, (jnp.float32(0.5), jnp.float16(7000.0))),  # no iteration: eager's Python int 0
+    (cost_per_row, (jnp.ones(3), jnp.bfloat16(1.5))),
+    (cost_per_row, (jnp.ones((0,)), jnp.bfloat16(1.5))),
+])
+def test_a_python_int_that_the_body_makes_a_python_float_stays_weakly_typed(fn, args) -> None:
+    """``total = 0`` then ``total + 0.5``: a Python float from the first iteration on, eagerly, so the
+    product with a float16 / bfloat16 computes in that dtype. JAX's promotion of the loop's entry made
+    it a strongly typed float32 (70000.0 in float32 for eager's float16 inf)."""
+    eager = fn(*args)
+    got = autograph_lite.jit(fn)(*args)
+    assert got.dtype == eager.dtype == args[1].dtype
+    assert_same(got, eager)
+
+
+def test_the_widened_count_keeps_its_gradient() -> None:
+    def scaled(x, w):
+        total = 0
+        while x > 1.0:
+            x = x / 2
+            total = total + 0.5
+        return total * w
+
+    assert_same(jax.grad(autograph_lite.jit(scaled), argnums=1)(8.0, 3.0), jax.grad(scaled, argnums=1)(8.0, 3.0))

@@ -47,8 +47,8 @@ from .kept_containers import Fate
 from .narrow_numbers import refuse_lossy_entries
 from .path_constants import same_constant
 from .raises import AssignedIfRan
-from .values import OneBranchValue, Split, Undefined, is_array_leaf, is_traced, type_string
-from .weak_types import as_entered, zeros_of_type
+from .values import OneBranchValue, Split, Undefined, is_traced, type_string
+from .weak_types import EntryCastNeeded, as_entered, cast_like, weak_entries_widened, zeros_of_type
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,7 +186,7 @@ class PlaceholderNeeded(Exception):
         self.fills = fills  # (index of the name, the value the body gives it)
 
 
-class PromotionNeeded(Exception):
+class PromotionNeeded(EntryCastNeeded):
     """The body turns carried bools into numbers; ``refusal`` is the error if that start is not exact.
 
     Raised from a trace of the body: the loop's lowering decides whether to start the carry as the
@@ -195,14 +195,14 @@ class PromotionNeeded(Exception):
 
     def __init__(self, casts: tuple[tuple[int, Any], ...], slots: tuple[int, ...], refusal: Exception) -> None:
         super().__init__(casts)
-        self.casts = casts  # (index of the name, its abstract value after one iteration)
         self.slots = slots  # the array leaves (indices into the entry's arrays) that are bools turned numbers
         self.refusal = refusal
 
 
 def with_placeholders_filled(run: Callable[[tuple], Any], state: tuple) -> Any:
     """``run(state)``, starting unassigned placeholder names as zeros of the type the body gives them,
-    and bools that the body turns into numbers as those numbers.
+    bools that the body turns into numbers as those numbers, and Python numbers that it widens
+    (``total = 0``, then ``total + 0.5``) as the wider Python number.
 
     The zeros are never seen: every read of such a name follows an assignment (for the return value:
     it is read only once the ``returned`` flag, set together with it, is true). Each retry fills or
@@ -215,20 +215,10 @@ def with_placeholders_filled(run: Callable[[tuple], Any], state: tuple) -> Any:
         except PlaceholderNeeded as needed:
             for index, value in needed.fills:
                 filled[index] = zeros_of_type(value)
-        except PromotionNeeded as needed:
+        except EntryCastNeeded as needed:
             for index, value in needed.casts:
-                filled[index] = _bools_cast_like(filled[index], value)
+                filled[index] = cast_like(filled[index], value)
     return run(tuple(filled))
-
-
-def _bools_cast_like(entry: Any, target: Any) -> Any:
-    """``entry`` with each bool array leaf converted to the dtype of ``target``'s leaf (True is 1)."""
-    def cast(leaf: Any, wanted: Any) -> Any:
-        if is_array_leaf(leaf) and jax.typeof(leaf).dtype == jnp.bool_ and wanted.dtype != jnp.bool_:
-            return jnp.asarray(leaf, wanted.dtype)
-        return leaf
-
-    return jax.tree_util.tree_map(cast, entry, target)
 
 
 def _bool_turned_number(before: Any, after: Any) -> bool:
@@ -296,7 +286,8 @@ class LoopCarry:
         hands a carry no iteration changes back as the entry's value, the Python number, not an int32
         (:mod:`.path_constants`).
 
-        Raises :class:`PromotionNeeded` when the only type changes are bools turned numbers.
+        Raises :class:`PromotionNeeded` when the only type changes are bools turned numbers, and
+        :class:`.weak_types.EntryCastNeeded` when Python numbers are widened (the entry must be too).
         """
         assigned = _assigned_since(Split.of(values, self.split.names), self.split)
         values = [bound(name, value) if index in assigned else value
@@ -310,6 +301,9 @@ class LoopCarry:
             if promotion is not None:
                 raise promotion
         refuse_lossy_entries(self.split, out, self.site)
+        widened = weak_entries_widened(self.split, out)
+        if widened:
+            raise EntryCastNeeded(widened)
         return [given[k] if given is not None and not is_traced(before) and same_constant(after, before)
                 else as_entered(before, after) for k, (before, after) in enumerate(zip(self.split.arrays, out.arrays))]
 

@@ -24,7 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .values import is_array_leaf
+from .values import Split, is_array_leaf
 
 # The Python zero that JAX makes a weakly typed array of each kind of dtype from.
 _PYTHON_ZERO = {"i": 0, "f": 0.0, "c": 0j}
@@ -68,3 +68,51 @@ def zeros_of_type(value: Any) -> Any:
         return weak if weak.dtype == aval.dtype else strong
 
     return jax.tree_util.tree_map(zeros, value)
+
+
+class EntryCastNeeded(Exception):
+    """One iteration gives carried values a type that the loop's entry must take before the loop:
+    ``casts`` holds, per name (its index), the value one iteration gave it, abstract; the loop starts
+    again with the entry cast like it (:func:`cast_like`, from :func:`.carry.with_placeholders_filled`)."""
+
+    def __init__(self, casts: tuple[tuple[int, Any], ...]) -> None:
+        super().__init__(casts)
+        self.casts = casts
+
+
+def weak_entries_widened(before: Split, after: Split) -> tuple[tuple[int, Any], ...]:
+    """(name index, abstract value after one iteration) for each name with a weakly typed leaf that the
+    iteration widens, still weakly typed: ``total = 0`` then ``total = total + 0.5`` is a Python float
+    from the first iteration on, eagerly. JAX's own promotion of a loop's weakly typed entry makes it
+    strongly typed (a float32 ``total``, which then computes a float16 product in float32)."""
+    abstract_after = after.rebuild(after.abstract().arrays)
+    found = []
+    for index, (before_slots, after_slots) in enumerate(zip(before.slots, after.slots)):
+        if any(isinstance(old, int) and isinstance(new, int) and
+               _widened(jax.typeof(before.arrays[old]), jax.typeof(after.arrays[new]))
+               for old, new in zip(before_slots, after_slots)):
+            found.append((index, abstract_after[index]))
+    return tuple(found)
+
+
+def _widened(before: Any, after: Any) -> bool:
+    return bool(before.weak_type and after.weak_type) and before.shape == after.shape and \
+        before.dtype != after.dtype and jnp.promote_types(before.dtype, after.dtype) == after.dtype
+
+
+def cast_like(entry: Any, target: Any) -> Any:
+    """``entry`` with each array leaf cast where one iteration changes its type: a strongly typed bool
+    that the body turns into a number becomes that number (True is 1; :mod:`.promotion` decides when
+    that start is exact), and a weakly typed number that the body widens is widened, weakly typed."""
+    def cast(leaf: Any, wanted: Any) -> Any:
+        if not is_array_leaf(leaf):
+            return leaf
+        have = jax.typeof(leaf)
+        if have.dtype == jnp.bool_ and wanted.dtype != jnp.bool_:
+            return jnp.asarray(leaf, wanted.dtype)
+        if _widened(have, wanted):
+            return converted(jnp.asarray(leaf), wanted.dtype, weak=True)
+        return leaf
+
+    return jax.tree_util.tree_map(cast, entry, target)
+
