@@ -2,7 +2,7 @@
 
 A staged branch or loop carries a pytree by its leaves and must rebuild it with the same structure:
 ``st = (a, b)`` updated in a loop, ``d = {"a": x, "b": v}`` reassigned in a branch or updated with
-``d["a"] = ...``, unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
+``d["a"] = ...`` (also in a loop that a traced condition may end with ``break``), unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
 tuple of a float and a float vector; ``"pd:i,f"``: a dict with keys "a" and "b"), so that every
 statement that assigns or returns a variable can draw them, and their parts are leaves of the part's
 type. Every part is clipped to [-CLIP, CLIP] where it is assigned, so CLIP bounds it wherever it
@@ -72,6 +72,7 @@ class Pytrees:
         kinds = super().extra_statements(scope, ctx)
         if self.has("pytrees"):
             kinds += ["pytree_store"] * 2 if self.pytrees(scope, "pd") else []
+            kinds += ["pytree_store_until"] if self.pytrees(scope, "pd") and self.budget > 0 else []
             kinds += ["pytree_unpack"] if self.pytrees(scope, "pt") else []
         return kinds
 
@@ -81,6 +82,16 @@ class Pytrees:
         index = self.pick([0, 1])
         value = self.part(parts(var.type)[1][index], scope)
         return Block([f"{var.name}[{KEYS[index]}] = {value.text}"], scope)  # the part is clipped: same bound
+
+    def stmt_pytree_store_until(self, scope: Scope, ctx) -> Block:
+        """``for j in range(3): d["a"] = <expr>; if <condition>: break``: a dict updated in place by a loop
+        that a traced condition may end early (a masked scan: each iteration is a ``lax.cond``)."""
+        self.budget -= 1
+        var = self.pick(self.pytrees(scope, "pd"))
+        index = self.pick([0, 1])
+        value = self.part(parts(var.type)[1][index], scope)
+        body = [f"{var.name}[{KEYS[index]}] = {value.text}", f"if {self.condition(scope).text}:", "    break"]
+        return Block([f"for {self.fresh('j')} in range(3):"] + [f"    {line}" for line in body], self.loop_scope(scope))
 
     def stmt_pytree_unpack(self, scope: Scope, ctx) -> Block:
         """``p, q = st``: a tuple's parts as new variables."""

@@ -156,6 +156,14 @@ def stood_for(value: Any) -> list[Any]:
     return _stood_for(current(), value)
 
 
+def copied_by(context: Staged, value: Any) -> bool:
+    """Whether ``value`` is the staged trace ``context``'s own copy of a value it carries. A copy that
+    an enclosing staged statement made is not: this trace's values, stored into it, would outlive the
+    trace (a loop inside a traced ``if`` that updates the branch's copy of a dict it does not carry)."""
+    entry = context.carried_from.get(id(value))
+    return entry is not None and entry[0] is value
+
+
 def with_originals(value: Any) -> list[Any]:
     """``value`` and the values it is a traced copy of: the objects an identity check must compare."""
     return [value, *_stood_for(current(), value)]

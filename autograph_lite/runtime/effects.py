@@ -104,7 +104,7 @@ def check_nested_item_assignment(
     if isinstance(root, jax.Array):
         return
     if private(context, container) or (
-        items_only and (appends.stood_for(root) or created_inside(root, context.entered_from))
+        items_only and (appends.copied_by(context, root) or created_inside(root, context.entered_from))
     ):
         refuse_hook(user_hook(type(container), _ITEM_HOOKS[deletes]), context)
         return

@@ -86,7 +86,7 @@ def made_by(context: appends.Staged, value: Any) -> bool:
 def private(context: appends.Staged, container: Any) -> bool:
     """Whether ``container`` is the trace's own: a staged body's copy of a carried value, made by the
     trace's code, or a display built inside it."""
-    return bool(appends.stood_for(container)) or made_by(context, container) or created_inside(
+    return appends.copied_by(context, container) or made_by(context, container) or created_inside(
         container, context.entered_from)
 
 

@@ -118,13 +118,15 @@ def run_if(keep_going: Any, item: Any, values: tuple, loop: Loop, carry: LoopCar
     from one iteration to the next, but not between the two branches of this ``lax.cond``."""
     predicate = to_predicate(keep_going, "`for` loop", loop.site.location)
 
-    def iteration() -> tuple:
-        returned = tuple(loop.body(item, *values))
+    def iteration(*current: Any) -> tuple:
+        returned = tuple(loop.body(item, *current))
         if carry is not None:
             _checked_arrays(returned, carry, (lambda *v: loop.body(item, *v),))
         return returned
 
-    branches = Branches(iteration, lambda: tuple(values))
+    # the state as operands: each branch runs on copies of its containers, and the one the iteration
+    # updates in place is written back into the state's after the cond (as a staged `if` does)
+    branches = Branches(iteration, lambda *current: tuple(current), tuple(values))
     return staged_cond(predicate, branches, loop.names,
                        Site(EXIT_CHECK, loop.site.location))
 
