@@ -4,7 +4,8 @@ The converter keeps such a statement as Python (run once, at trace time) and tur
 its blocks into flags, so the generator puts statements that may ``return`` / ``break`` / ``continue``
 (the exits that ``early_return``, ``return_in_loop`` and ``break_continue`` allow) inside:
 
-- ``with jax.named_scope(...)`` (one or two context managers);
+- ``with jax.named_scope(...)`` or ``with Section(...)``, a context manager of the user's whose
+  ``__enter__`` / ``__exit__`` print (one or two context managers);
 - ``try`` / ``finally``, the ``finally`` assigning a new variable or exiting under a condition (an
   exit there replaces a pending one);
 - ``try`` / ``except`` / ``else``, the ``else`` (run only when the body did not exit) with statements
@@ -30,6 +31,22 @@ from program_model import MAX_DEPTH, Block, Ctx, Scope, Var, indent
 
 # What a generated handler catches: nothing a generated statement raises, or the IndexError of an index
 # past a list's end.
+# A context manager of the user's that prints on the way in and out: Python calls its methods itself,
+# and the prints must come out where eager Python prints them, on every call.
+SECTION = """class Section:
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        print("enter", self.name)
+        return self
+
+    def __exit__(self, *raised):
+        print("exit", self.name)
+        return False"""
+_WITH_HEADERS = ('with jax.named_scope("s"):', 'with jax.named_scope("s"), jax.named_scope("t"):',
+                 'with Section("s"):', 'with Section("s") as section, jax.named_scope("t"):')
+
 _HANDLED = ("except ZeroDivisionError:", "except IndexError:", "except (ZeroDivisionError, IndexError):",
             "except Exception:")
 
@@ -49,7 +66,9 @@ class WithTry:
     def stmt_with(self, scope: Scope, ctx: Ctx) -> Block:
         self.used.add("with_try")
         self.module_parts["jax"] = "import jax"
-        header = self.pick(['with jax.named_scope("s"):', 'with jax.named_scope("s"), jax.named_scope("t"):'])
+        header = self.pick(list(_WITH_HEADERS))
+        if "Section" in header:
+            self.module_parts["Section"] = SECTION
         body = self.body_that_may_exit(scope, ctx)
         # No statement raises, so what the body assigns is bound after it. The converter still allows for
         # a context manager that suppresses an exception: a returning `with` at the end of a function

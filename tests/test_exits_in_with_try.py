@@ -15,6 +15,7 @@ from golden.analysis.corpus import exit_in_try_then_name_read_after_it, traced_i
 from support import assert_equivalent
 
 import autograph_lite
+from autograph_lite.errors import ConversionError
 
 F32, I32 = jnp.float32, jnp.int32
 
@@ -35,6 +36,19 @@ class Recorder:
 
 
 RECORDER = Recorder()
+
+
+class Quiet:
+    """A context manager of the user's with no effect: entered and exited as often as eagerly, staged."""
+
+    def __enter__(self) -> Quiet:
+        return self
+
+    def __exit__(self, kind: type | None, value: object, traceback: object) -> bool:
+        return False
+
+
+QUIET = Quiet()
 
 
 def return_in_named_scope(x):
@@ -107,7 +121,7 @@ def return_in_with_in_try_in_loop(xs, limit):
     found = -1.0
     for v in xs:
         try:
-            with RECORDER:
+            with QUIET:
                 if v > limit:
                     found = v
                     break
@@ -294,3 +308,23 @@ def test_the_converters_own_errors_pass_through_the_users_handlers():
     assert refusal_inside_a_try_with_a_broad_handler(F32(-2.0)) == -1.0
     with pytest.raises(autograph_lite.StagingTypeError, match="'y'"):
         autograph_lite.jit(refusal_inside_a_try_with_a_broad_handler)(F32(2.0))
+
+
+def recorded_in_a_staged_loop(xs, limit):
+    found = -1.0
+    for v in xs:
+        with RECORDER:
+            if v > limit:
+                found = v
+                break
+    return found
+
+
+def test_a_manager_that_logs_in_a_staged_loop_is_refused_where_it_logs():
+    """Its ``__enter__`` runs converted: the append to the module-level log, which eager Python makes on
+    every iteration and a staged loop once per trace, is refused at its line (it ran silently, once)."""
+    with pytest.raises(ConversionError) as raised:
+        autograph_lite.jit(recorded_in_a_staged_loop)(jnp.asarray([1.0, 4.0, 2.0]), F32(3.0))
+    line = Recorder.__enter__.__code__.co_firstlineno + 1
+    assert str(raised.value).startswith(f"{__file__}:{line}: this call of list.append()")
+

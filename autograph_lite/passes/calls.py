@@ -104,6 +104,16 @@ class _Calls(ExpressionTransformer):
             call.args.insert(0, nodes.constant(effects.text(call.args[0]), call.lineno))
         return node
 
+    def visit_withitem(self, node: gast.withitem) -> gast.withitem:
+        """``with m:`` -> ``with _ag.context(m):``, which runs ``m.__enter__`` / ``__exit__`` converted where
+        they are the user's (Python calls them implicitly); a manager that a library call left as
+        written makes (``with jax.named_scope("s"):``) stays as it is."""
+        self.generic_visit(node)
+        manager = node.context_expr
+        if not (isinstance(manager, gast.Call) and nodes.runtime_operator(manager.func) is None):
+            node.context_expr = nodes.runtime_call("context", [manager], manager.lineno)
+        return node
+
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
         """``q.w`` -> ``_ag.getattr(q, 'w')``, which runs a getter of the user's converted; not a read
         through a library module (``np.pi``), nor a store's target (``q.w = v``, whose chain the

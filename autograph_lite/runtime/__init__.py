@@ -77,6 +77,7 @@ class Operators:
         self.call = calls.call
         self.call_for_effect = calls.call_for_effect
         self.getattr = calls.load_attribute
+        self.context = calls.context
         self.setattr = calls.store_attribute
         self.delattr = calls.delete_attribute
         self.getitem = sequences.make_getitem(calls.call)

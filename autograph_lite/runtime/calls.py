@@ -25,7 +25,7 @@ import jax
 
 from .. import callables, callees
 from ..errors import ConversionError
-from . import appends, attribute_loads, attribute_stores, dataclass_init, effects, function_arguments
+from . import appends, attribute_loads, attribute_stores, context_managers, dataclass_init, effects, function_arguments
 from .builtins import TRACED_BUILTINS
 from .code_sets import CodeSet
 from .iteration import open_builtin
@@ -134,6 +134,10 @@ class Calls:
     def load_attribute(self, owner: Any, name: str) -> Any:
         """``owner.name``, a getter of the user's converted (:mod:`.attribute_loads`)."""
         return attribute_loads.load(owner, name, self.call)
+
+    def context(self, manager: Any) -> Any:
+        """A ``with`` item's manager, its ``__enter__`` / ``__exit__`` of the user's converted (:mod:`.context_managers`)."""
+        return context_managers.managed(manager, self.call)
 
     def store_attribute(self, value: Any, owner: Any, name: str, *, effect: str) -> None:
         """``owner.name = value``, a setter or ``__setattr__`` of the user's converted (:mod:`.attribute_stores`)."""
