@@ -29,6 +29,7 @@ from .runtime.effects import changes_random_state, registers_with_parent
 from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
 from .runtime.library_mutators import is_mutator
+from .runtime.values import cell_contents_or
 
 _lock = threading.RLock()
 _compiled: dict[tuple[types.CodeType, int], codegen.CompiledCode] = {}
@@ -215,12 +216,29 @@ def stages_checks(converted: Callable, through_calls: bool = False) -> bool:
     if code in _checking_codes:
         return True
     if not isinstance(code, types.CodeType) or code not in _converted_codes:
-        return False
+        return _wrapper_stages_checks(converted, through_calls)
     if not hasattr(converted, "__wrapped__"):
         # Defined inside converted code: its rewrite is part of its parent's, with no function of its
         # own to rewrite again, so reaching a check through its calls is assumed.
         return through_calls or any(CHECK_OPERATORS.intersection(c.co_names) for c in codegen.all_code_objects(code))
     return through_calls and _reaches_check(converted, code)
+
+
+def _wrapper_stages_checks(function: Any, through_calls: bool, depth: int = 0) -> bool:
+    """Whether a library wrapper that conversion rebuilt around converted functions (``jax.vmap(f)``'s,
+    :func:`.callables.with_converted_closure`, through nested wrappers) holds one that stages checks:
+    ``autograph_lite.jit(jax.vmap(f))`` stages ``f``'s."""
+    if depth > 4 or not isinstance(function, types.FunctionType) or not callees.is_library_function(function):
+        return False
+    for cell in function.__closure__ or ():
+        held = cell_contents_or(cell, None)
+        if held is function:
+            continue
+        if _is_converted(held) and stages_checks(held, through_calls):
+            return True
+        if _wrapper_stages_checks(held, through_calls, depth + 1):
+            return True
+    return False
 
 
 def _reaches_check(converted: Any, code: types.CodeType) -> bool:

@@ -62,7 +62,7 @@ from program_module_state import module_state, state_difference
 from program_raises import is_generated_check
 from program_rounding import FUSED_ROUNDING, explained_by_rounding
 from program_vmap import MODE as VMAP_MODE
-from program_vmap import comparable, vmapped_lanes
+from program_vmap import RAISING_MODE, comparable, raised_unlike_eager, vmapped_lanes
 from support import assert_same, load_source
 
 import autograph_lite
@@ -339,20 +339,25 @@ def check_function(fn: Callable, inputs: Sequence[tuple], maybe_used: frozenset[
                 outcome = _run_jitted(jitted, reference, constructs, mode, fn.__globals__ if traces else None)
                 if outcome is not None:
                     return outcome
-    if not comparable(references, constructs.hidden_effects, constructs.numpy_inputs):
-        return Outcome("agree")
     outcome = _run_vmapped(fn, references, constructs) if vmapped else None
-    if outcome is None and differentiated:
-        outcome = _run_differentiated(fn, references, constructs)
-    return outcome or Outcome("agree")
+    if outcome or not (differentiated and comparable(references, constructs.hidden_effects, constructs.numpy_inputs)):
+        return outcome or Outcome("agree")
+    return _run_differentiated(fn, references, constructs) or Outcome("agree")
 
 
 def _run_vmapped(fn: Callable, references: Sequence[_Reference], constructs: Constructs) -> Outcome | None:
-    """Each lane of ``jit(vmap(convert(fn)))`` against eager's result on its input set."""
+    """Each lane of ``jit(vmap(convert(fn)))`` against eager's result; where eager raises, see program_vmap.py."""
+    raising = not (constructs.hidden_effects or constructs.numpy_inputs) and any(r.error for r in references)
+    if not raising and not comparable(references, constructs.hidden_effects, constructs.numpy_inputs):
+        return None
     try:
+        if raising:
+            difference = raised_unlike_eager(fn, [r.args for r in references], [r.error for r in references])
+            return difference and Outcome("mismatch", "exception", RAISING_MODE, difference, references[0].args)
         lanes = vmapped_lanes(fn, [reference.args for reference in references])
     except Exception as error:
-        return dataclasses.replace(_classify(error, constructs, VMAP_MODE), inputs=references[0].args)
+        mode = RAISING_MODE if raising else VMAP_MODE
+        return dataclasses.replace(_classify(error, constructs, mode), inputs=references[0].args)
     for reference, lane in zip(references, lanes):
         difference = _same(lane, reference.result)
         if difference is not None:

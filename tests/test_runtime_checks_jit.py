@@ -173,3 +173,26 @@ def test_a_jitted_method_with_checks():
     assert_same(model.checked(F32(1.0)), F32(2.0))
     with pytest.raises(ValueError, match="over the limit"):
         model.checked(F32(4.0))
+
+
+def lowered_until(x):
+    for _ in range(3):
+        x = x - 1.0
+        if x < -5:
+            raise ValueError("too low")
+    return x
+
+
+@pytest.mark.parametrize("transform, ok, failing", [
+    (jax.vmap, jnp.array([0.0, 1.0]), jnp.array([0.0, -3.0])),
+    (jax.grad, F32(3.0), F32(-3.0)),
+])
+def test_jit_of_a_jax_transform_of_a_checking_function_raises_eagers_exception(transform, ok, failing):
+    """``autograph_lite.jit(jax.vmap(f))``: the converted ``f`` inside JAX's wrapper stages the check, and
+    the caller gets eager's ``ValueError`` (was JAX's ``JaxRuntimeError``), on every call."""
+    jitted = autograph_lite.jit(transform(lowered_until))
+    assert_same(jitted(ok), jax.jit(transform(autograph_lite.convert(lowered_until)))(ok))
+    for _ in range(2):
+        with pytest.raises(ValueError) as raised:
+            jitted(failing)
+        assert type(raised.value) is ValueError and str(raised.value) == "too low"
