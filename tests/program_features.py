@@ -58,7 +58,7 @@ FEATURES: dict[str, str] = {
     "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",
     "raises": "raise E(msg) under a traced condition, assert cond[, msg] (program_raises.py)",
     "switch": "if / elif chains comparing one int with constants: one lax.switch (program_switch.py)",
-    "jax_refusals": "a boolean-mask index / a slice of int-expression size / a dict key or an int method of int(k), located errors under jit (program_jax_refusals.py)",
+    "jax_refusals": "a boolean-mask index / a slice of int-expression size / a dict key, an int method or a list repeat count of int(k), located errors under jit (program_jax_refusals.py)",
     "stacked_lists": "lists appended to in loops, read by jnp.stack / jnp.array / len (program_stacked_lists.py)",
     "transform_arguments": "module-level helpers with an if passed to jax.grad / map / functools.reduce / tree_map "
     "(program_transforms.py)",

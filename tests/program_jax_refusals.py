@@ -1,8 +1,8 @@
 """Values JAX refuses when they are traced, in generated programs (feature ``jax_refusals``, issue #16).
 
 A boolean mask as an index (``jnp.sum(v[v > 0])``), a slice whose bound is an int expression
-(``jnp.sum(v[:k])``), a dict looked up with ``int(k) % 2`` (a traced key has no hash) and a Python
-int's method (``int(k).bit_length()``) run eagerly, and under ``convert`` on concrete inputs. Under
+(``jnp.sum(v[:k])``), a dict looked up with ``int(k) % 2`` (a traced key has no hash), a Python
+int's method (``int(k).bit_length()``) and a list repeated ``int(k) % 3`` times run eagerly, and under ``convert`` on concrete inputs. Under
 ``jit`` the mask's array, the slice's bound or ``k`` is usually traced: then JAX refuses it, and the
 converted function must
 raise the located ``TracedValueError`` (runtime/jax_errors.py) at that statement's line, wherever the
@@ -22,7 +22,8 @@ from program_model import VECTORS, Block, Ctx, Scope, Var
 # Every generated refusal ends with this comment: the located error must point at such a line.
 MARK = "# refused by JAX when traced"
 REFUSAL = re.compile(r"^(?P<file>\S+\.py):(?P<line>\d+): (a boolean mask used as an index|a slice with a traced "
-                     r"start, stop or step|a traced value used as a dict key|a traced value has no attribute)")
+                     r"start, stop or step|a traced value used as a dict key|a traced value has no attribute|"
+                     r"a Python list, tuple or string repeated)")
 
 
 def located_at_a_refusal(match: re.Match[str], constructs: object, mode: str) -> bool:
@@ -43,7 +44,7 @@ class JaxRefusals:
         self.used.add("jax_refusals")
         vector = self.pick(self.visible(scope, VECTORS))
         text = self.variable(scope, vector).text
-        form = self.draw(st.sampled_from(["mask", "slice", "dict_key", "number_method"]))
+        form = self.draw(st.sampled_from(["mask", "slice", "dict_key", "number_method", "repeat"]))
         value, factor = f"jnp.sum({text})", 1
         if form == "mask":
             value = f"jnp.sum({text}[{text} > 0])"
@@ -51,8 +52,10 @@ class JaxRefusals:
             value = f"jnp.sum({text}[:{self.expr('i', scope).text}])"
         elif form == "dict_key":  # a dict looked up with a traced key: it has no hash
             value, factor = f"{value} * {{0: 1, 1: -2}}[int({self.expr('i', scope).text}) % 2]", 2
-        else:  # a Python int's method on what is traced under jit
+        elif form == "number_method":  # a Python int's method on what is traced under jit
             value, factor = f"{value} * int({self.expr('i', scope).text}).bit_length()", 32
+        else:  # a list repeated a number of times that is traced under jit
+            value, factor = f"{value} * len([0] * (int({self.expr('i', scope).text}) % 3))", 2
         length = 4  # the longest vector the programs use
         name = self.fresh("v")
         scalar = "f" if vector.type == "vf" else "i"

@@ -76,6 +76,7 @@ ENTRIES = {
     "len_of_a_traced_range": (autograph_lite.StagingTypeError, (I32(3),)),
     "traced_dict_key": (TracedValueError, (F32(3.0),)),
     "number_method_on_traced_count": (TracedValueError, (F32(3.0), I32(5))),
+    "list_repeated_by_a_traced_count": (TracedValueError, (F32(3.0),)),
 }
 # These take a Python object that jit cannot trace: it is closed over instead.
 WITH_STATE = {"attribute_write_in_traced_if", "attribute_write_in_traced_while"}

@@ -82,6 +82,13 @@ HASH = Kind(
     "(a Python list indexed by a traced integer is staged), or jnp.asarray(...)[i]; or make the key static "
     "(static_argnums / static_argnames).",
 )
+REPEAT = Kind(
+    "a Python list, tuple or string repeated a traced number of times: its length would be known only "
+    "at run time",
+    "Keep the count a Python int: make the values it is computed from static (static_argnums / "
+    "static_argnames); or build an array of a static size N and mask it "
+    "(jnp.where(jnp.arange(N) < count, x, 0)).",
+)
 NUMBER_ATTRIBUTE = Kind(
     "a traced value has no attribute {name}, which Python's numbers have: a Python number that a staged "
     "loop or branch carries, or that is computed from an argument, is a traced JAX value here",
@@ -109,6 +116,8 @@ CARRY_DTYPE = Kind(
 _SLICE_MESSAGES = ("Slice entries must be static integers", "Array slice indices must have static")
 _SHAPE_MESSAGE = "Shapes must be 1D sequences of concrete values"
 _UNHASHABLE = re.compile(r"unhashable type: '\w*Tracer'$")
+_REPEATED = re.compile(r"unsupported operand type\(s\) for \*=?: '(list|tuple|str|\w*Tracer)' and "
+                       r"'(list|tuple|str|\w*Tracer)'$")
 _NO_ATTRIBUTE = re.compile(r"\w*Tracer has no attribute (\w+)$")
 _NUMBER_ATTRIBUTES = frozenset().union(*(dir(kind) for kind in (int, float, complex)))
 _CARRY_MESSAGE = re.compile(r"must have (identical|equal|same) (output )?types?|must have same type structure")
@@ -140,6 +149,9 @@ def kind_of(error: BaseException) -> Kind | None:
     message = str(error)
     if type(error) is TypeError and _UNHASHABLE.match(message):
         return HASH
+    repeated = _REPEATED.match(message) if type(error) is TypeError else None
+    if repeated and sorted(name.endswith("Tracer") for name in repeated.groups()) == [False, True]:
+        return REPEAT
     if isinstance(error, IndexError) and message.startswith(_SLICE_MESSAGES):
         return SLICE
     if type(error) is TypeError and message.startswith(_SHAPE_MESSAGE):

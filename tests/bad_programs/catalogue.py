@@ -328,3 +328,10 @@ def number_method_on_traced_count(x, n):
     for _ in range(n):
         count += 1
     return x * count.bit_length()  # error: a traced value has no attribute `.bit_length`, which Python's numbers have
+
+
+def list_repeated_by_a_traced_count(x):
+    copies = 1
+    if x > 0:
+        copies = 2
+    return sum([x] * copies)  # error: a Python list, tuple or string repeated a traced number of times
