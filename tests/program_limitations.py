@@ -105,7 +105,8 @@ DOCUMENTED_LIMITATIONS = {
         r"(?:cannot be staged: its body calls |this call of )(?P<name>[\w.]+)\((?:\.\.\.)?\),? (?:made )?for its effect"),
         _staged_effect),
     "append whose count depends on a traced value": Limitation(autograph_lite.ConversionError, re.compile(
-        r"a list built with \.append\(\.\.\.\) inside .*the number of appends depends on a traced value"),
+        r"a list built with \.append\(\.\.\.\) inside .*(the number of appends depends on a traced value|"
+        r"a list's length cannot depend on which one does)"),
         _staged_append),
     "container mutated inside staged code": Limitation(autograph_lite.ConversionError, re.compile(
         r"which mutates a (list|dict|set|deque|bytearray)"), _staged_mutation),

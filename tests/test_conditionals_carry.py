@@ -12,6 +12,7 @@ tests/test_conditionals_returns.py.
 from __future__ import annotations
 
 import collections
+import dataclasses
 
 import jax
 import jax.numpy as jnp
@@ -274,3 +275,40 @@ def test_reading_a_function_set_in_one_branch_after_a_traced_if_is_located():
     assert message.startswith(f"{code.co_filename}:{code.co_firstlineno + 3}: ")
     assert "'scale' is the function <lambda> after the `if` where its true branch ran, and unassigned" in message
     assert float(function_in_one_branch_read_after(F32(1.5))) == 3.0  # eager: a value where the branch ran
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class _Tagged:
+    x: jax.Array
+    mode: str = dataclasses.field(metadata={"static": True}, default="a")
+
+
+def _retagged(x):
+    s = _Tagged(x)
+    if x > 0:
+        s = dataclasses.replace(s, x=x * 2, mode="b")
+    return s.x
+
+
+def _text_in_branches(xs):
+    msg = ""
+    if xs[0] > 0:
+        msg += f"{xs[0]:.1f},"
+    else:
+        msg += "neg,"
+    return msg
+
+
+def test_branches_that_differ_in_a_static_field_show_it():
+    """Both sides were described alike ('a _Tagged of (f32[])'): the static data now tells them apart."""
+    with pytest.raises(autograph_lite.StagingTypeError) as raised:
+        autograph_lite.jit(_retagged)(jnp.float32(1.5))
+    assert "[('b',)]" in str(raised.value) and "[('a',)]" in str(raised.value)
+
+
+def test_text_formatted_from_a_traced_value_is_described_as_a_string():
+    with pytest.raises(autograph_lite.StagingTypeError) as raised:
+        autograph_lite.jit(_text_in_branches)(jnp.array([1.0, 2.0]))
+    assert "'msg' is a string formatted from traced values (f32[])" in str(raised.value)
+    assert "DeferredText" not in str(raised.value)

@@ -95,3 +95,33 @@ def test_a_loop_in_a_traced_if_updating_the_branchs_dict_leaks_no_tracer(c):
     jitted = autograph_lite.jit(alias_updated_in_a_loop_inside_a_traced_if)
     assert_same(jitted(F32(-5.5), c), expected)
     assert_same(jitted(F32(-5.5), c), expected)  # the cached call
+
+
+def magnitudes(xs):
+    out = []
+    for x in xs:
+        if x > 0:
+            out.append(x)
+        else:
+            out.append(-x)
+    return out
+
+
+def magnitudes_chosen_then_appended(xs):
+    out = []
+    for x in xs:
+        v = x if x > 0 else -x
+        out.append(v)
+    return out
+
+
+def test_an_append_in_each_branch_is_refused_with_a_fix_that_works():
+    """Both branches append once: the refusal says why a staged branch cannot append (it did claim the
+    number of appends depends on a traced value), and its fix, choosing the value and appending after
+    the ``if``, gives eager's list."""
+    xs = jnp.array([1.0, -2.0, 3.0])
+    with pytest.raises(autograph_lite.ConversionError) as raised:
+        autograph_lite.jit(magnitudes)(xs)
+    assert "a list's length cannot depend on which one does" in str(raised.value)
+    assert "append it once after the `if`" in raised.value.hint
+    assert_same(autograph_lite.jit(magnitudes_chosen_then_appended)(xs), magnitudes(xs))

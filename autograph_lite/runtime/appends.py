@@ -105,6 +105,10 @@ class Forbidden(Staged):
     """Inside a staged statement whose number of runs is only known at run time."""
 
 
+class Branch(Forbidden):
+    """Inside a branch of a staged ``if``: both branches are traced, whichever runs."""
+
+
 StagedT = TypeVar("StagedT", bound=Staged)
 
 
@@ -206,6 +210,16 @@ def _append(session: TraceSession, target: Any, value: Any, stays_stacked: bool,
                 "Iterate over autograph_lite.unroll(...) to keep the loop in Python, or append arrays only.",
             )
         context.appended.append(Appended(target, value, stays_stacked, segment_rows))
+    elif isinstance(context, Branch):
+        raise ConversionError(
+            f"a list built with .append(...) inside a {context.construct}: staged, both branches are "
+            "traced, whichever runs, and a list's length cannot depend on which one does",
+            context.location,
+            "Where every branch appends one value, choose it in the branches and append it once after "
+            "the `if` (v = a if c else b, then ys.append(v)). Where the count depends on the condition, "
+            "the list's length is known at run time only: preallocate an array of the largest size and "
+            "keep a count (ys = ys.at[k].set(v); k = k + 1).",
+        )
     else:
         raise ConversionError(
             f"a list built with .append(...) inside a {context.construct}: the number of appends "

@@ -46,6 +46,7 @@ from .carry_errors import (
 from .kept_containers import Fate
 from .narrow_numbers import refuse_lossy_entries
 from .path_constants import same_constant
+from .printing import DeferredText
 from .raises import AssignedIfRan
 from .values import OneBranchValue, Split, Undefined, is_traced, type_string
 from .weak_types import EntryCastNeeded, as_entered, cast_like, weak_entries_widened, zeros_of_type
@@ -68,6 +69,8 @@ def describe(value: Any, *, article: bool = True) -> str:
     """
     if isinstance(value, AssignedIfRan):  # its flag is plumbing: the user's value is what it holds
         return describe(value.value, article=article) + " (bound only if its loop ran)"
+    if isinstance(value, DeferredText):  # an f-string's text, known at run time: no class of the user's
+        return f"a string formatted from traced values ({', '.join(map(type_string, value.values))})"
     leaves = jax.tree_util.tree_leaves(value)
     if (len(leaves) == 1 and leaves[0] is value) or (article and value is None):
         return type_string(value)
@@ -129,8 +132,11 @@ def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Diffe
             what, leaves = _array_difference(_leaf_types(first, index), _leaf_types(second, index), tolerates)
         if what:
             opaque = opaque_class(first_values[index]) or opaque_class(second_values[index]) if what == PYTHON_VALUE else ""
-            found.append(Difference(first.names[index], describe(first_values[index]),
-                                    describe(second_values[index]), what, leaves, opaque))
+            shown = [describe(first_values[index]), describe(second_values[index])]
+            if shown[0] == shown[1]:  # the same class and leaves: what differs is its static data
+                shown = [f"{text} ({jax.tree_util.tree_structure(value[index])})"
+                         for text, value in zip(shown, (first_values, second_values))]
+            found.append(Difference(first.names[index], *shown, what, leaves, opaque))
     return found
 
 

@@ -324,7 +324,8 @@ def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Locatio
     update is allowed (appends are not: the branch runs a number of times known only at run time, and
     ``construct`` names it in that refusal). With its :class:`.kept_containers.Fate`: the update
     reaches the operands after the statement."""
-    with appends.inside(appends.Forbidden(construct, location)):
+    context = appends.Branch if construct == _TRACED_BRANCH else appends.Forbidden
+    with appends.inside(context(construct, location)):
         copies = copied(operands)
         appends.carry_entered(copies, operands)
         values, fate = run_recording(branch, copies)
