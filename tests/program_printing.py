@@ -6,7 +6,8 @@ The converted function must print what eager Python prints, in the same order, o
 nothing then). The check captures stdout (program_check.py). Prints go everywhere a statement can:
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
 strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), text made
-by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+``, several values at once, with ``sep=``
+by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+`` (now and then a ``str.format`` template
+that Python refuses: manual and automatic numbering mixed, a field past the arguments), several values at once, with ``sep=``
 and ``end=``; and a helper that prints, called in expressions
 (``shown(2)``), also as a lazy operand of ``and`` / ``or``, and as a statement of its own.
 
@@ -80,6 +81,8 @@ class Printing:
                  f'"%s" % ({value},)', f'", ".join(["v", str({value})])']
         if spec:
             forms += [f'"{{:{spec}}}".format({value})', f'format({value}, "{spec}")', f'"%{spec}" % {value}']
+        if self.chance(5):  # a template str.format refuses: Python's ValueError / IndexError, on every path
+            forms = [f'"{{}} {{0}}".format({value})', f'"{{}} {{}}".format({value})']
         return self.pick(forms)
 
     def stmt_print(self, scope: Scope, ctx) -> Block:

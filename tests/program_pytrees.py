@@ -2,7 +2,8 @@
 
 A staged branch or loop carries a pytree by its leaves and must rebuild it with the same structure:
 ``st = (a, b)`` updated in a loop, ``d = {"a": x, "b": v}`` reassigned in a branch or updated with
-``d["a"] = ...`` (also in a loop that a traced condition may end with ``break``), unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
+``d["a"] = ...`` (also in a loop that a traced condition may end with ``break``), rebuilt by a
+comprehension over its items, read in its key order (written unsorted half the time), unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
 tuple of a float and a float vector; ``"pd:i,f"``: a dict with keys "a" and "b"), so that every
 statement that assigns or returns a variable can draw them, and their parts are leaves of the part's
 type. Every part is clipped to [-CLIP, CLIP] where it is assigned, so CLIP bounds it wherever it
@@ -56,7 +57,10 @@ class Pytrees:
         bound = max(value.bound for value in values)
         if kind == "pt":
             return E(f"({values[0].text}, {values[1].text})", bound, False)
-        return E("{" + ", ".join(f"{key}: {value.text}" for key, value in zip(KEYS, values)) + "}", bound, False)
+        items = [f"{key}: {value.text}" for key, value in zip(KEYS, values)]
+        if self.chance(50):  # insertion order not sorted: JAX's pytree of a dict sorts its keys
+            items.reverse()
+        return E("{" + ", ".join(items) + "}", bound, False)
 
     def extra_leaves(self, t: str, scope: Scope) -> list:
         options = super().extra_leaves(t, scope)
@@ -74,6 +78,8 @@ class Pytrees:
             kinds += ["pytree_store"] * 2 if self.pytrees(scope, "pd") else []
             kinds += ["pytree_store_until"] if self.pytrees(scope, "pd") and self.budget > 0 else []
             kinds += ["pytree_unpack"] if self.pytrees(scope, "pt") else []
+            kinds += ["pytree_rebuild", "pytree_ordered_sum"] if self.pytrees(scope, "pd") else []
+            kinds += ["pytree_ordered_loop"] * 2 if self.pytrees(scope, "pd") and self.budget > 0 else []
         return kinds
 
     def stmt_pytree_store(self, scope: Scope, ctx) -> Block:
@@ -92,6 +98,33 @@ class Pytrees:
         value = self.part(parts(var.type)[1][index], scope)
         body = [f"{var.name}[{KEYS[index]}] = {value.text}", f"if {self.condition(scope).text}:", "    break"]
         return Block([f"for {self.fresh('j')} in range(3):"] + [f"    {line}" for line in body], self.loop_scope(scope))
+
+    def stmt_pytree_rebuild(self, scope: Scope, ctx) -> Block:
+        """``d = {k: v for k, v in d.items()}``: the same dict, rebuilt in its own key order (a model's
+        update ``{k: p - lr * g[k] for k, p in params.items()}``)."""
+        var = self.pick(self.pytrees(scope, "pd"))
+        return Block([f"{var.name} = {{k: v for k, v in {var.name}.items()}}"], scope)
+
+    def stmt_pytree_ordered_sum(self, scope: Scope, ctx) -> Block:
+        """A number that depends on the dict's key order: its values' sums weighted by position."""
+        self.used.add("pytrees")
+        var = self.pick(self.pytrees(scope, "pd"))
+        name = self.fresh("o")
+        scope = scope.copy()
+        scope.define(Var(name, "f", 2 * 4 * CLIP))
+        weighted = f"jnp.stack([jnp.sum(v) * 1.0 for v in {var.name}.values()]) * jnp.arange(1, 3)"
+        return Block([f"{name} = jnp.sum({weighted})"], scope)
+
+    def stmt_pytree_ordered_loop(self, scope: Scope, ctx) -> Block:
+        """A loop that rebuilds a dict from its items, scaling each by its position: a staged loop's
+        body must see the dict in its own key order (JAX's pytree of a dict sorts the keys)."""
+        self.budget -= 1
+        self.used.add("pytrees")
+        var = self.pick(self.pytrees(scope, "pd"))
+        scaled = f"jnp.clip(v * (p + 1), -{CLIP}, {CLIP})"
+        body = f"{var.name} = {{k: {scaled} for p, (k, v) in enumerate({var.name}.items())}}"
+        header = f"for {self.fresh('j')} in {self.pick(['range(3)', 'range(2)'])}:"
+        return Block([header, f"    {body}"], self.loop_scope(scope))
 
     def stmt_pytree_unpack(self, scope: Scope, ctx) -> Block:
         """``p, q = st``: a tuple's parts as new variables."""

@@ -147,7 +147,7 @@ def test_session_is_empty_after_a_converted_call_that_used_every_piece_of_state(
 @pytest.mark.parametrize("static_loops", ["auto", "stage"])
 @pytest.mark.parametrize("function, staged_when_raised", [
     (raises_in_a_loop_body, ["Collector"]),
-    (raises_in_a_branch_inside_a_loop, ["Collector", "Forbidden"]),
+    (raises_in_a_branch_inside_a_loop, ["Collector", "Branch"]),
 ])
 def test_session_is_empty_after_a_raise_inside_a_staged_loop(
     function: Callable[..., Any], staged_when_raised: list[str], static_loops: str,
@@ -164,7 +164,7 @@ def test_session_is_empty_after_a_raise_inside_a_staged_loop(
 def test_session_is_empty_after_a_raise_inside_a_traced_branch() -> None:
     with pytest.raises(ValueError, match="raised inside the trace"):
         autograph_lite.jit(raises_in_a_branch)(jnp.float32(1.0))
-    assert seen[0] == {"staged": ["Forbidden"], "iterated": 0, "remembering": False, "recording": False,
+    assert seen[0] == {"staged": ["Branch"], "iterated": 0, "remembering": False, "recording": False,
                        "calls": ["fails"]}
     assert state_of(session.current()) == EMPTY
     assert autograph_lite.convert(appends_to)([], 2) == [0, 1]

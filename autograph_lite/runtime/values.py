@@ -194,15 +194,19 @@ class Split:
     # Per name, one slot per leaf.
     slots: list[list[Slot]]
     arrays: list[Any]
+    # Per name, the key order of the dicts in it where JAX's (sorted) is not theirs (see key_orders).
+    orders: list[Any] = dataclasses.field(default_factory=list)
 
     @classmethod
     def of(cls, values: Sequence[Any], names: Sequence[str]) -> Split:
         treedefs: list[PyTreeDef] = []
         slots: list[list[Slot]] = []
         arrays: list[Any] = []
+        orders: list[Any] = []
         for value in values:
             leaves, treedef = jax.tree_util.tree_flatten(value)
             treedefs.append(treedef)
+            orders.append(key_orders(value))
             name_slots: list[Slot] = []
             for leaf in leaves:
                 if is_array_leaf(leaf):
@@ -211,7 +215,7 @@ class Split:
                 else:
                     name_slots.append(("py", leaf))
             slots.append(name_slots)
-        return cls(tuple(names), treedefs, slots, arrays)
+        return cls(tuple(names), treedefs, slots, arrays, orders)
 
     def abstract(self) -> Split:
         """This split with shapes and dtypes in place of its arrays.
@@ -226,9 +230,10 @@ class Split:
     def rebuild(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
         """The carried values with ``arrays`` in place of the array leaves."""
         values: list[Any] = []
-        for treedef, name_slots in zip(self.treedefs, self.slots):
+        for index, (treedef, name_slots) in enumerate(zip(self.treedefs, self.slots)):
             leaves = [slot[1] if isinstance(slot, tuple) else arrays[slot] for slot in name_slots]
-            values.append(jax.tree_util.tree_unflatten(treedef, leaves))
+            value = jax.tree_util.tree_unflatten(treedef, leaves)
+            values.append(value if not self.orders or self.orders[index] is None else in_order(value, self.orders[index]))
         return tuple(values)
 
     def first_difference(self, other: Split) -> int | None:
@@ -253,6 +258,43 @@ class Split:
                 if not isinstance(slot, tuple):
                     owners[slot] = name
         return owners
+
+
+def key_orders(value: Any) -> Any:
+    """How the dicts in ``value`` (through dicts, lists and tuples) order their keys, where that is not
+    the sorted order that JAX's pytree of a dict rebuilds them in; ``None`` where nothing differs.
+
+    A staged loop's body rebuilt from its carried arrays would otherwise see ``params`` with sorted
+    keys: ``{k: p - g for k, p in params.items()}`` kept that order, and ``list(params.values())[0]``
+    was another parameter than eager's."""
+    kind = type(value)
+    if kind is dict:
+        inner = {key: key_orders(item) for key, item in value.items()}
+        keys = tuple(value)
+        try:
+            unsorted = keys != tuple(sorted(keys))
+        except TypeError:  # keys of several types: JAX cannot sort them either
+            unsorted = False
+        return (keys, inner) if unsorted or any(order is not None for order in inner.values()) else None
+    if kind is list or kind is tuple:
+        inner_orders = [key_orders(item) for item in value]
+        return tuple(inner_orders) if any(order is not None for order in inner_orders) else None
+    return None
+
+
+def in_order(value: Any, orders: Any) -> Any:
+    """``value`` with its dicts in the key ``orders`` that :func:`key_orders` found (the same keys)."""
+    kind = type(value)
+    if orders is None:
+        return value
+    if kind is dict:
+        keys, inner = orders
+        if set(keys) != set(value):
+            return value
+        return {key: in_order(value[key], inner[key]) for key in keys}
+    if kind is list or kind is tuple:
+        return kind(in_order(item, order) for item, order in zip(value, orders))
+    return value
 
 
 def _identity_key(value: Any) -> Any:
