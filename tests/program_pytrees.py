@@ -3,7 +3,8 @@
 A staged branch or loop carries a pytree by its leaves and must rebuild it with the same structure:
 ``st = (a, b)`` updated in a loop, ``d = {"a": x, "b": v}`` reassigned in a branch or updated with
 ``d["a"] = ...`` (also in a loop that a traced condition may end with ``break``), rebuilt by a
-comprehension over its items, read in its key order (written unsorted half the time), unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
+comprehension over its items, read in its key order (written unsorted half the time), bound to a
+second name in a traced ``if`` and read back through it after an update in place, unpacked with ``p, q = st``. Such values are types of their own (``"pt:f,vf"``: a
 tuple of a float and a float vector; ``"pd:i,f"``: a dict with keys "a" and "b"), so that every
 statement that assigns or returns a variable can draw them, and their parts are leaves of the part's
 type. Every part is clipped to [-CLIP, CLIP] where it is assigned, so CLIP bounds it wherever it
@@ -80,6 +81,7 @@ class Pytrees:
             kinds += ["pytree_unpack"] if self.pytrees(scope, "pt") else []
             kinds += ["pytree_rebuild", "pytree_ordered_sum"] if self.pytrees(scope, "pd") else []
             kinds += ["pytree_ordered_loop"] * 2 if self.pytrees(scope, "pd") and self.budget > 0 else []
+            kinds += ["pytree_alias_in_if"] * 2 if self.pytrees(scope, "pd") and self.budget > 0 else []
         return kinds
 
     def stmt_pytree_store(self, scope: Scope, ctx) -> Block:
@@ -125,6 +127,22 @@ class Pytrees:
         body = f"{var.name} = {{k: {scaled} for p, (k, v) in enumerate({var.name}.items())}}"
         header = f"for {self.fresh('j')} in {self.pick(['range(3)', 'range(2)'])}:"
         return Block([header, f"    {body}"], self.loop_scope(scope))
+
+    def stmt_pytree_alias_in_if(self, scope: Scope, ctx) -> Block:
+        """A second name bound to a dict in a traced ``if`` (``best = params``), then an in-place update
+        of the dict read back through that name: eagerly both names are one dict on every path."""
+        self.budget -= 1
+        self.used.add("pytrees")
+        var = self.pick(self.pytrees(scope, "pd"))
+        index = self.pick([0, 1])
+        key, value = KEYS[index], self.part(parts(var.type)[1][index], scope)
+        alias = self.fresh("al")
+        if self.chance(50):
+            head = [f"{alias} = {var.name}", f"if {self.condition(scope).text}:", f"    {alias} = {var.name}"]
+        else:
+            head = [f"{alias} = None", f"if {self.condition(scope).text}:", f"    {alias} = {var.name}",
+                    "else:", f"    {alias} = {var.name}"]
+        return Block(head + [f"{var.name}[{key}] = {value.text}", f"{var.name}[{key}] = {alias}[{key}]"], scope)
 
     def stmt_pytree_unpack(self, scope: Scope, ctx) -> Block:
         """``p, q = st``: a tuple's parts as new variables."""

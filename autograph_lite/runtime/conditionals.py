@@ -328,6 +328,6 @@ def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Locatio
     with appends.inside(context(construct, location)):
         copies = copied(operands)
         appends.carry_entered(copies, operands)
-        values, fate = run_recording(branch, copies)
+        values, fate = run_recording(branch, copies, originals=operands)
     refuse_stale_reads(branch, operands, [fate], "branch of the `if`", location)
     return list(values), fate

@@ -46,6 +46,12 @@ class Fate:
     kept: tuple[tuple[Path, Path], ...]  # (path in its result, path in its arguments) of each one it returned
     changed: frozenset[Path]  # the paths in its arguments of the ones whose items it replaced, added or removed
     orders: tuple[tuple[Path, tuple[Any, ...]], ...]  # (path in its result, key order) of each dict it returned
+    # The objects from its closure that it returned as they are, by id: the "path" of such a one in
+    # ``kept`` is (HELD, its id).
+    held: tuple[tuple[int, Any], ...] = ()
+
+
+HELD = "<held>"
 
 
 def copied(operands: tuple) -> tuple:
@@ -161,19 +167,32 @@ def _spelled(names: Sequence[str], path: Path) -> str:
     return names[path[0]] + "".join(f"[{key!r}]" for key in path[1:])
 
 
-def run_recording(function: Callable[..., Any], arguments: tuple, *leading: Any) -> tuple[Any, Fate]:
-    """``function(*leading, *arguments)`` and its :class:`Fate` with respect to ``arguments``."""
+def run_recording(function: Callable[..., Any], arguments: tuple, *leading: Any,
+                  originals: tuple | None = None) -> tuple[Any, Fate]:
+    """``function(*leading, *arguments)`` and its :class:`Fate` with respect to ``arguments``.
+
+    ``originals``: what ``arguments`` are copies of (a staged branch's operands). A branch that hands
+    back one of those objects itself, or a list or dict from its closure (``best = params``), keeps
+    it as a copy would be kept: eagerly the name is that object after the statement, and the same
+    object on every path is what the statement hands back."""
     given = {id(node): (path, node, _items(node)) for path, node in _containers(arguments)}
+    before: dict[int, tuple[Any, Any]] = {}
+    if originals is not None:
+        cells = [cell_contents_or(cell, None) for cell in getattr(function, "__closure__", None) or ()]
+        before.update((id(node), ((HELD, id(node)), node)) for _, node in _containers(tuple(cells)))
+        before.update((id(node), (path, node)) for path, node in _containers(originals))
     result = function(*leading, *arguments)
-    kept, orders = [], []
+    kept, orders, held = [], [], []
     for path, node in _containers(tuple(result)):
-        found = given.get(id(node))
+        found = given.get(id(node)) or before.get(id(node))
         if found is not None and found[1] is node:
             kept.append((path, found[0]))
+            if found[0][:1] == (HELD,):
+                held.append((id(node), node))
         if type(node) is dict:
             orders.append((path, tuple(node)))
     changed = frozenset(path for path, node, before in given.values() if not _same_items(before, _items(node)))
-    return result, Fate(tuple(kept), changed, tuple(orders))
+    return result, Fate(tuple(kept), changed, tuple(orders), tuple(held))
 
 
 def kept_in_place(entry: tuple, result: Sequence[Any], fates: Sequence[Fate], same_place: bool = False,
@@ -196,7 +215,8 @@ def kept_in_place(entry: tuple, result: Sequence[Any], fates: Sequence[Fate], sa
     if not kept and not orders:
         return result
     changed = frozenset().union(*(fate.changed for fate in fates))
-    return tuple(_restored(value, (index,), _Plan(entry, kept, changed, orders)) for index, value in enumerate(result))
+    held = {key: node for fate in fates for key, node in fate.held}
+    return tuple(_restored(value, (index,), _Plan(entry, kept, changed, orders, held)) for index, value in enumerate(result))
 
 
 def _refuse_lost_updates(entry: tuple, fates: Sequence[Fate]) -> None:
@@ -228,6 +248,8 @@ def _chosen_in_place(entry: tuple, result: tuple, fates: Sequence[Fate], choose:
         if None not in origins or len(origins) != 2:
             continue
         origin = next(o for o in origins if o is not None)
+        if origin[:1] == (HELD,):
+            continue  # an object of a closure, handed back by one path only: the result is a new one
         keeping = [kept.get(path) == origin for kept in maps]
         if not any(origin in fate.changed for fate, keeps in zip(fates, keeping) if keeps):
             continue
@@ -250,6 +272,7 @@ class _Plan:
     kept: dict[Path, Path]
     changed: frozenset[Path]
     orders: dict[Path, tuple[Any, ...]]
+    held: dict[int, Any]
 
 
 def _restored(node: Any, path: Path, plan: _Plan) -> Any:
@@ -268,7 +291,7 @@ def _restored(node: Any, path: Path, plan: _Plan) -> Any:
     origin = plan.kept.get(path)
     if origin is None:
         return node
-    target = _at(plan.entry, origin)
+    target = plan.held[origin[1]] if origin[:1] == (HELD,) else _at(plan.entry, origin)
     if origin in plan.changed and target is not node:
         effects.check_item_assignment(target)  # an update of a container from outside, where one is refused
         _fill(target, node)
