@@ -114,3 +114,23 @@ def test_jax_debug_print_is_staged_where_it_is_called(function, x, expected):
     # JAX stages its own effect: it prints when, and as often as, the staged code runs (it was refused
     # as a library call made for its effect)
     assert_prints_like_eager(function, jnp.float32(x), expected=expected)
+
+
+def noted_in_a_nested_branch(a, c):
+    if c > 0:
+        y = 1
+    else:
+        if c < -5:
+            y = 2
+        else:
+            log_state(a)
+            y = 3
+    return y
+
+
+@pytest.mark.parametrize("c", [1.0, -1.0, -9.0])
+def test_a_parameter_handed_to_a_helper_in_a_nested_branch_is_passed_once(c):
+    """The outer ``if`` carries ``a`` (handed to a call made for its effect inside it) and took it as
+    an input of its own as well: its branches were defined with ``a`` twice, a SyntaxError."""
+    expected = "state 2.0\n" if -5 <= c <= 0 else ""
+    assert_prints_like_eager(noted_in_a_nested_branch, jnp.float32(2.0), jnp.float32(c), expected=expected)

@@ -86,8 +86,9 @@ def analyze(
             needed |= read_first  # the next iteration reads what this one wrote
         if isinstance(node, gast.While):
             needed |= names.reads(node.test)  # the test runs again after every iteration
-        carried = tuple(sorted((written & needed) | handed.get(node, set())))
-        inputs_only = tuple(sorted((written & read_first) - needed)) if isinstance(node, gast.If) else ()
+        carried_names = (written & needed) | handed.get(node, set())
+        carried = tuple(sorted(carried_names))
+        inputs_only = tuple(sorted((written & read_first) - carried_names)) if isinstance(node, gast.If) else ()
         bound = definitions.before.get(node, Bound(frozenset(), frozenset()))
         passed = carried + inputs_only
         table[node] = _statement_info(
