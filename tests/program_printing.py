@@ -7,7 +7,8 @@ nothing then). The check captures stdout (program_check.py). Prints go everywher
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
 strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), text made
 by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+`` (now and then a ``str.format`` template
-that Python refuses: manual and automatic numbering mixed, a field past the arguments), several values at once, with ``sep=``
+that Python refuses: manual and automatic numbering mixed, a field past the arguments; the check takes
+its error for a generated check's, program_raises.py), several values at once, with ``sep=``
 and ``end=``; and a helper that prints, called in expressions
 (``shown(2)``), also as a lazy operand of ``and`` / ``or``, and as a statement of its own.
 
@@ -81,9 +82,13 @@ class Printing:
                  f'"%s" % ({value},)', f'", ".join(["v", str({value})])']
         if spec:
             forms += [f'"{{:{spec}}}".format({value})', f'format({value}, "{spec}")', f'"%{spec}" % {value}']
-        if self.chance(5):  # a template str.format refuses: Python's ValueError / IndexError, on every path
-            forms = [f'"{{}} {{0}}".format({value})', f'"{{}} {{}}".format({value})']
         return self.pick(forms)
+
+    def refused_template(self, scope: Scope) -> str:
+        """``"{} {0}".format(v)`` or ``"{} {}".format(v)``: a template ``str.format`` refuses (Python's
+        ValueError / IndexError), which must be raised whether ``v`` is traced or not."""
+        value = self.expr(self.value_type(), scope, 0).text
+        return self.pick([f'"{{}} {{0}}".format({value})', f'"{{}} {{}}".format({value})'])
 
     def stmt_print(self, scope: Scope, ctx) -> Block:
         """A ``print``, or a call of the helper that prints made for its effect (``shown(n)`` as a
@@ -93,4 +98,6 @@ class Printing:
             self.module_parts["shown"] = SHOWN
             return Block([f"shown({self.expr('i', scope, self.draw(st.integers(0, 1))).text})"], scope)
         items = [self.print_item(scope) for _ in range(self.draw(st.integers(1, 3)))]
+        if self.chance(6):
+            items.append(self.refused_template(scope))
         return Block([f"print({', '.join(items)}{self.pick(KEYWORDS)})"], scope)

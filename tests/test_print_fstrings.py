@@ -226,3 +226,31 @@ def test_grad_prints_the_primal_values_once(function, x):
     grad = autograph_lite.convert(function)
     assert captured(jax.grad(lambda v: jnp.sum(grad(v))), x) == eager
     assert captured(jax.jit(jax.grad(lambda v: jnp.sum(grad(v)))), x) == eager
+
+
+def mixed_numbering(x):
+    if x > 0:
+        print("{} {0}".format(x))  # noqa: F525 (the point of the test)
+    return x
+
+
+def field_past_the_arguments(x):
+    if x > 0:
+        print("{} {}".format(x))  # noqa: F524 (the point of the test)
+    return x
+
+
+def missing_keyword(x):
+    print("{a} {b}".format(a=x))  # noqa: F524 (the point of the test)
+    return x
+
+
+@pytest.mark.parametrize("function", [mixed_numbering, field_past_the_arguments, missing_keyword])
+def test_a_template_str_format_refuses_raises_pythons_error_with_a_traced_value(function):
+    """``str.format`` of a traced value looked its fields up itself: mixed numbering printed, silently,
+    and a field past the arguments raised IndexError with another message than Python's."""
+    with pytest.raises(Exception) as eager:
+        function(jnp.float32(1.5))
+    with pytest.raises(Exception) as staged:
+        autograph_lite.jit(function)(jnp.float32(1.5))
+    assert type(staged.value) is type(eager.value) and str(staged.value) == str(eager.value)

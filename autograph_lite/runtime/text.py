@@ -65,6 +65,10 @@ def _format_method(template: str, args: tuple[Any, ...], kwargs: dict[str, Any])
     field of a spec (``{:{}}``, a width) as the value after its field's own (:func:`.printing.format_string`)."""
     if not any_traced((args, kwargs)):
         return template.format(*args, **kwargs)
+    # Python's own errors for the template itself (automatic and manual numbering mixed, a field past
+    # the arguments), which the lookups below would not raise or raise with another message
+    template.format(*(_BLANK if any_traced(arg) else arg for arg in args),
+                    **{key: _BLANK if any_traced(value) else value for key, value in kwargs.items()})
     pieces: list[str] = []
     values: list[Any] = []
     automatic = iter(range(len(args) + 1))
@@ -83,6 +87,23 @@ def _format_method(template: str, args: tuple[Any, ...], kwargs: dict[str, Any])
 
     add_fields(template, inner=False)
     return format_string("".join(pieces), *values)
+
+
+class _Blank:
+    """A traced argument while :func:`_format_method` checks the template: any field of it, any item
+    and any format spec give nothing (its text exists at run time; its spec is checked there)."""
+
+    def __format__(self, spec: str) -> str:
+        return ""
+
+    def __getattr__(self, name: str) -> _Blank:
+        return self
+
+    def __getitem__(self, key: Any) -> _Blank:
+        return self
+
+
+_BLANK = _Blank()
 
 
 def _join(separator: str, items: Any) -> Any:
