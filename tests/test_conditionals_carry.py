@@ -310,5 +310,5 @@ def test_branches_that_differ_in_a_static_field_show_it():
 def test_text_formatted_from_a_traced_value_is_described_as_a_string():
     with pytest.raises(autograph_lite.StagingTypeError) as raised:
         autograph_lite.jit(_text_in_branches)(jnp.array([1.0, 2.0]))
-    assert "'msg' is a string formatted from traced values (f32[])" in str(raised.value)
-    assert "DeferredText" not in str(raised.value)
+    assert "'msg' is the text '{:.1f},' formatted from traced values (f32[])" in str(raised.value)
+    assert "DeferredText" not in str(raised.value) and "Print the text in each branch" in raised.value.hint

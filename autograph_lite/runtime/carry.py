@@ -38,6 +38,7 @@ from .carry_errors import (
     Sides,
     Site,
     assigned_in_one_branch,
+    describe,
     first_assigned_in_loop,
     mismatch_error,
     opaque_class,
@@ -46,9 +47,8 @@ from .carry_errors import (
 from .kept_containers import Fate
 from .narrow_numbers import refuse_lossy_entries
 from .path_constants import same_constant
-from .printing import DeferredText
 from .raises import AssignedIfRan
-from .values import OneBranchValue, Split, Undefined, is_traced, type_string
+from .values import OneBranchValue, Split, Undefined, is_traced
 from .weak_types import EntryCastNeeded, as_entered, cast_like, weak_entries_widened, zeros_of_type
 
 
@@ -58,27 +58,6 @@ class Carried:
 
     names: Sequence[str]
     values: Sequence[Any]
-
-
-def describe(value: Any, *, article: bool = True) -> str:
-    """A carried value's type: ``f32[3]``, ``None``, ``a tuple of (f32[], i32[])``.
-
-    Errors use it inside sentences (``'y' is a dict of (...)``). ``explain`` lists carried values
-    without the article (``article=False``), and there a ``None`` has always read as the empty
-    container it is to JAX (``NoneType of ()``); its output stays as it was.
-    """
-    if isinstance(value, AssignedIfRan):  # its flag is plumbing: the user's value is what it holds
-        return describe(value.value, article=article) + " (bound only if its loop ran)"
-    if isinstance(value, DeferredText):  # an f-string's text, known at run time: no class of the user's
-        return f"a string formatted from traced values ({', '.join(map(type_string, value.values))})"
-    leaves = jax.tree_util.tree_leaves(value)
-    if (len(leaves) == 1 and leaves[0] is value) or (article and value is None):
-        return type_string(value)
-    kind = type(value).__name__
-    inner = ", ".join(type_string(leaf) for leaf in leaves)
-    if not article:
-        return f"{kind} of ({inner})"
-    return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind} of ({inner})"
 
 
 # --- comparing two states of the carried names ---------------------------------------------------
@@ -136,7 +115,7 @@ def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Diffe
             if shown[0] == shown[1]:  # the same class and leaves: what differs is its static data
                 shown = [f"{text} ({jax.tree_util.tree_structure(value[index])})"
                          for text, value in zip(shown, (first_values, second_values))]
-            found.append(Difference(first.names[index], *shown, what, leaves, opaque))
+            found.append(Difference(first.names[index], shown[0], shown[1], what, leaves, opaque))
     return found
 
 

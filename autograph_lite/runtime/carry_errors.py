@@ -22,6 +22,9 @@ import numpy as np
 from ..errors import Location, StagingTypeError
 from ..generated_names import RETURN_VALUE
 from .locations import stored_lines
+from .printing import DeferredText
+from .raises import AssignedIfRan
+from .values import type_string
 
 SHAPE = "the shape differs"
 DTYPE = "the dtype differs"
@@ -149,6 +152,30 @@ def _statement(difference: Difference, sides: Sides) -> str:
             f"({difference.what})")
 
 
+TEXT = "formatted from traced values"  # how a carried text known at run time is described (describe)
+
+
+def describe(value: Any, *, article: bool = True) -> str:
+    """A carried value's type: ``f32[3]``, ``None``, ``a tuple of (f32[], i32[])``.
+
+    Errors use it inside sentences (``'y' is a dict of (...)``). ``explain`` lists carried values
+    without the article (``article=False``), and there a ``None`` has always read as the empty
+    container it is to JAX (``NoneType of ()``); its output stays as it was.
+    """
+    if isinstance(value, AssignedIfRan):  # its flag is plumbing: the user's value is what it holds
+        return describe(value.value, article=article) + " (bound only if its loop ran)"
+    if isinstance(value, DeferredText):  # an f-string's text, known at run time: no class of the user's
+        return f"the text {value.template!r} {TEXT} ({', '.join(map(type_string, value.values))})"
+    leaves = jax.tree_util.tree_leaves(value)
+    if (len(leaves) == 1 and leaves[0] is value) or (article and value is None):
+        return type_string(value)
+    kind = type(value).__name__
+    inner = ", ".join(type_string(leaf) for leaf in leaves)
+    if not article:
+        return f"{kind} of ({inner})"
+    return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind} of ({inner})"
+
+
 def opaque_class(value: Any) -> str:
     """The name of the class of an object in ``value`` that JAX holds as one Python leaf, not a pytree of
     arrays (an instance of a plain dataclass or class of the user's), or ""."""
@@ -174,6 +201,10 @@ def _fix(difference: Difference, sides: Sides) -> str:
                 "traced cannot run as Python.")
     if difference.leaves is None and sides.branches is None:
         return f"Give {subject} its final structure before the loop, or iterate over unroll(...) to keep the loop in Python."
+    if difference.leaves is None and TEXT in difference.first + difference.second:
+        return (f"Print the text in each branch rather than carry {subject} out of the `if` (print shows traced "
+                "values when the program runs), or build it from one template on both paths, choosing its "
+                "parts with a condition that is not traced.")
     if difference.leaves is None:
         return (f"Make {subject} an array of the same structure in both branches, or decide it with a condition "
                 "that is not traced.")

@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from ..errors import Location
 from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
 from ..logs import LOGGER
-from .carry import Carried, describe
-from .carry_errors import Site
+from .carry import Carried
+from .carry_errors import Site, describe
 from .session import TraceSession, current
 
 
