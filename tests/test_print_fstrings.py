@@ -254,3 +254,26 @@ def test_a_template_str_format_refuses_raises_pythons_error_with_a_traced_value(
     with pytest.raises(Exception) as staged:
         autograph_lite.jit(function)(jnp.float32(1.5))
     assert type(staged.value) is type(eager.value) and str(staged.value) == str(eager.value)
+
+
+def too_few_for_percent(x):
+    assert x > -100.0
+    if x > 0:
+        print("%s %s" % (x,))  # noqa: F507, UP031 (the point of the test)
+    return x
+
+
+def unknown_percent_conversion(x):
+    print("%y" % x)  # noqa: F509 (the point of the test)
+    return x
+
+
+@pytest.mark.parametrize("function", [too_few_for_percent, unknown_percent_conversion])
+def test_a_percent_template_python_refuses_raises_its_error(function):
+    """``%`` of a traced value formatted only when the program ran: its error came from JAX's callback,
+    as a JaxRuntimeError with JAX's traceback on stderr; it is raised where eager raises it."""
+    with pytest.raises(Exception) as eager:
+        function(jnp.float32(1.5))
+    with pytest.raises(Exception) as staged:
+        autograph_lite.jit(function)(jnp.float32(1.5))
+    assert type(staged.value) is type(eager.value) and str(staged.value) == str(eager.value)

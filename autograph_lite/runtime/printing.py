@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
@@ -129,7 +130,17 @@ def percent_format(template: str, values: Any) -> Any:
         raise ConversionError(
             f"'%'-formatting {template!r} with a dict that holds traced values: its text exists only when the "
             "compiled program runs", caller_location(), "Use an f-string instead: f\"...{d['key']}...\".")
+    # Python's error now, where eager's would be (too few values, an unknown conversion, %d of a
+    # vector): the template formats zeros of each traced value's shape and dtype, as concrete arrays
+    with jax.ensure_compile_time_eval():
+        template % jax.tree_util.tree_map(_zeros_like_traced, values, is_leaf=lambda v: isinstance(v, DeferredText))
     return PercentText(template, values, False) if isinstance(values, tuple) else PercentText(template, (values,), True)
+
+
+def _zeros_like_traced(leaf: Any) -> Any:
+    if isinstance(leaf, DeferredText):
+        return ""
+    return jnp.zeros(jax.typeof(leaf).shape, jax.typeof(leaf).dtype) if is_traced(leaf) else leaf
 
 
 def _as_str_method(name: str) -> Callable[..., Any]:
