@@ -29,6 +29,7 @@ from .runtime.effects import changes_random_state, registers_with_parent
 from .runtime.function_arguments import takes_functions
 from .runtime.iteration import open_builtin
 from .runtime.library_mutators import is_mutator
+from .runtime.staged_logging import is_logging_call
 from .runtime.values import cell_contents_or
 
 _lock = threading.RLock()
@@ -335,11 +336,14 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
 
 def _needs_runtime(value: Any) -> bool:
     """Builtins with a traced meaning (``min``, ``range``, ``print``, ``next``, ...) always go through
-    ``_ag.call``, and so do draws from a random number generator (``np.random.normal``, a method of
+    ``_ag.call``, and so do the ``logging`` module's functions (logged when the program runs), draws
+    from a random number generator (``np.random.normal``, a method of
     NumPy's hidden global one) and the library functions that mutate an argument (``heapq.heappush``,
     ``np.copyto``: runtime.library_mutators), which the runtime refuses inside staged code."""
     if changes_random_state(value) or is_mutator(value) or value is getattr or value is hasattr:
         return True  # getattr / hasattr: the attribute's getter of the user's runs converted (runtime.attribute_loads)
+    if is_logging_call(value):
+        return True  # logging.info(...) logs when the program runs (runtime.staged_logging)
     try:
         return value in TRACED_BUILTINS or open_builtin(value) is not None
     except TypeError:  # unhashable

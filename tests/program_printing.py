@@ -9,7 +9,7 @@ strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` 
 by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+`` (now and then a ``str.format`` template
 that Python refuses: manual and automatic numbering mixed, a field past the arguments; the check takes
 its error for a generated check's, program_raises.py), several values at once, with ``sep=``
-and ``end=``; and a helper that prints, called in expressions
+and ``end=``; a logger's ``info`` / ``warning`` (its handler prints); and a helper that prints, called in expressions
 (``shown(2)``), also as a lazy operand of ``and`` / ``or``, and as a statement of its own.
 
 Format specs apply to int and float scalars only (a NumPy array and a bool have no ``.3f``).
@@ -25,6 +25,10 @@ from program_model import NUMERIC, SCALARS, Block, E, Scope
 WORDS = ('"x ="', '"step"', '"->"', '""')
 SPECS = ("", ".3f", ".2f", "")  # applied to int and float scalars
 SHOWN = "def shown(k):\n    print('shown', k)\n    return k"
+# A logger whose handler prints (the check captures stdout): a logging call logs when the program runs.
+LOGGER = ("import logging\n\n\nclass ToStdout(logging.Handler):\n    def emit(self, record):\n"
+          "        print(self.format(record))\n\n\nLOG = logging.getLogger('generated')\n"
+          "LOG.handlers[:] = [ToStdout()]\nLOG.setLevel(logging.INFO)\nLOG.propagate = False")
 KEYWORDS = ("", "", ', sep=", "', ', sep=""', ', end=""', ', end=";\\n"', ', sep="|", end="!\\n"')
 
 
@@ -97,6 +101,10 @@ class Printing:
         if self.chance(20):
             self.module_parts["shown"] = SHOWN
             return Block([f"shown({self.expr('i', scope, self.draw(st.integers(0, 1))).text})"], scope)
+        if self.chance(10):
+            self.module_parts["LOG"] = LOGGER
+            value = self.expr(self.value_type(), scope, self.draw(st.integers(0, 1))).text
+            return Block([self.pick([f'LOG.info("v %s", {value})', f"LOG.warning(f'w {{{value}}}')"])], scope)
         items = [self.print_item(scope) for _ in range(self.draw(st.integers(1, 3)))]
         if self.chance(6):
             items.append(self.refused_template(scope))

@@ -25,7 +25,16 @@ import jax
 
 from .. import callables, callees
 from ..errors import ConversionError
-from . import appends, attribute_loads, attribute_stores, context_managers, dataclass_init, effects, function_arguments
+from . import (
+    appends,
+    attribute_loads,
+    attribute_stores,
+    context_managers,
+    dataclass_init,
+    effects,
+    function_arguments,
+    staged_logging,
+)
 from .builtins import TRACED_BUILTINS
 from .code_sets import CodeSet
 from .iteration import open_builtin
@@ -61,6 +70,8 @@ class Calls:
         self.convert_argument = convert_argument  # any callable: the user's converted, the rest as is
 
     def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        if staged_logging.staged(function):
+            return staged_logging.log_at_run_time(function, args, kwargs)
         effects.check_call(function, args, kwargs)
         if function_arguments.takes_functions(function):
             args, kwargs = function_arguments.convert_function_arguments(function, args, kwargs, self.convert_argument)
@@ -100,7 +111,8 @@ class Calls:
         effect the runtime cannot see, which would happen once while tracing: refused at the call, but
         for JAX's own staged effects (``jax.debug.print``)."""
         context = appends.innermost()
-        if context is not None and not _staged_by_jax(function) and not self._effects_seen(function):
+        if context is not None and not _staged_by_jax(function) and not self._effects_seen(function) and \
+                not staged_logging.staged(function):
             refuse(
                 f"calls {callee_text}(...) for its effect",
                 f"this call of {callee_text}(), made for its effect and not converted (library code or a "
