@@ -10,7 +10,7 @@ see, is refused at the call inside staged code.
 
 from __future__ import annotations
 
-import logging
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -21,7 +21,7 @@ from support import conversion_error, where
 import autograph_lite
 
 LOG: list[int] = []
-LOGGER = logging.getLogger("autograph_lite.tests.calls_for_effect")
+EVENT = threading.Event()
 
 
 def log_state(x):
@@ -71,15 +71,16 @@ def test_the_helpers_own_effect_is_refused_where_it_is_written():
     assert conversion_error(branch_bumps, jnp.float32(1.0)).startswith(f"{where(bump, 'LOG.append(1)')}: ")
 
 
-def branch_logs_to_a_library(x):
+def branch_signals_to_a_library(x):
     if x > 0:
-        LOGGER.info("positive")
+        EVENT.set()
     return x
 
 
 def test_a_library_call_made_for_its_effect_is_refused_at_the_call():
-    error = conversion_error(branch_logs_to_a_library, jnp.float32(1.0))
-    assert error.startswith(f"{where(branch_logs_to_a_library, 'LOGGER.info(')}: this call of LOGGER.info(), made for "
+    """(A logger's call is staged instead: tests/test_staged_logging.py.)"""
+    error = conversion_error(branch_signals_to_a_library, jnp.float32(1.0))
+    assert error.startswith(f"{where(branch_signals_to_a_library, 'EVENT.set(')}: this call of EVENT.set(), made for "
                             "its effect and not converted")
 
 
@@ -87,8 +88,9 @@ def test_a_library_call_made_for_its_effect_is_refused_at_the_call():
 def test_outside_staged_code_every_callee_runs_as_written(x):
     LOG.clear()
     autograph_lite.convert(branch_bumps)(x)
-    autograph_lite.convert(branch_logs_to_a_library)(x)
-    assert LOG == ([1] if x > 0 else [])
+    EVENT.clear()
+    autograph_lite.convert(branch_signals_to_a_library)(x)
+    assert LOG == ([1] if x > 0 else []) and EVENT.is_set() == (x > 0)
     assert "_ag.call_for_effect('bump', bump)" in autograph_lite.to_source(branch_bumps)
 
 
