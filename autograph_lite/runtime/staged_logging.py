@@ -20,19 +20,21 @@ from .printing import at_run_time
 from .values import inside_a_trace
 
 _LOGGER_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
-_MODULE_FUNCTIONS = frozenset(getattr(logging, name) for name in _LOGGER_METHODS if hasattr(logging, name))
+# The module's functions live as long as the module: their ids stand for them (a callable may be unhashable).
+_MODULE_FUNCTION_IDS = frozenset(id(getattr(logging, name)) for name in _LOGGER_METHODS if hasattr(logging, name))
 
 
 def is_logging_call(function: Any) -> bool:
     """Whether ``function`` is a logger's logging method or the ``logging`` module's own function."""
-    if isinstance(function, types.MethodType):
+    if type(function) is types.MethodType:
         return isinstance(function.__self__, logging.Logger) and function.__name__ in _LOGGER_METHODS
-    return any(function is known for known in _MODULE_FUNCTIONS)
+    return id(function) in _MODULE_FUNCTION_IDS
 
 
 def staged(function: Any) -> bool:
-    """Whether a call of ``function`` is made when the program runs (inside a trace, a logging call)."""
-    return inside_a_trace() and is_logging_call(function)
+    """Whether a call of ``function`` is made when the program runs (inside a trace, a logging call):
+    asked of every call from converted code, so the cheap test comes first."""
+    return is_logging_call(function) and inside_a_trace()
 
 
 def log_at_run_time(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
