@@ -8,7 +8,9 @@ JAX's sorted order. The update then reached the one name the statement carries, 
 (silently: the list, the caller, an alias kept the old values), and a dict's keys changed order.
 
 So each traced branch or body records its :class:`Fate`: which of the lists and dicts it returns are
-ones it was given (the same object, by its path in the arguments), which of those it changed, and
+ones it was given (the same object, by its path in the arguments; for a branch, also the object a
+copy stands for, or a list or dict of its closure, returned as it is: ``best = params``), which of
+those it changed, and
 each returned dict's key order. After the statement the rebuilt containers are written into the
 objects they stand for (:func:`kept_in_place`), which take their place in the result: every other
 way to them sees the update, as eagerly, and keeps its order. A container that no branch changed is

@@ -13,6 +13,10 @@ That cast must not reach the zeros that stand for a name unassigned before the l
 value eager Python ever had, so they take the body's type exactly, weak type included
 (:func:`zeros_of_type`), and the body's value stays as eager's is (``last = x * 0.5``: weakly typed
 when ``x`` is a Python float).
+
+The other way round, a weakly typed entry that the body widens and leaves weakly typed (``total = 0``,
+then ``total + 0.5``: a Python float from the first iteration on) must enter as that wider weak type
+(:class:`EntryCastNeeded`, :func:`cast_like`): JAX's own promotion of the entry makes it strongly typed.
 """
 
 from __future__ import annotations
