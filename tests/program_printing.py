@@ -6,7 +6,7 @@ The converted function must print what eager Python prints, in the same order, o
 nothing then). The check captures stdout (program_check.py). Prints go everywhere a statement can:
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
 strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), text made
-by ``str`` / ``format`` / ``str.format`` / ``%`` / ``join`` / ``+`` (now and then a ``str.format`` template
+by ``str`` / ``format`` / ``str.format`` / ``format_map`` / ``%`` / ``join`` / ``+`` (now and then a ``str.format`` template
 that Python refuses: manual and automatic numbering mixed, a field past the arguments; the check takes
 its error for a generated check's, program_raises.py), several values at once, with ``sep=``
 and ``end=``; a logger's ``info`` / ``warning`` (its handler prints); and a helper that prints, called in expressions
@@ -83,6 +83,7 @@ class Printing:
         value = self.expr(t, scope, self.draw(st.integers(0, 1))).text
         spec = self.pick(SPECS) if t in SCALARS and t != "b" else ""
         forms = [f'"v=" + str({value})', f'str({value}) + "."', f'"{{}}".format({value})',
+                 f'"{{a}}".format_map({{"a": {value}}})',
                  f'"%s" % ({value},)', f'", ".join(["v", str({value})])']
         if spec:
             forms += [f'"{{:{spec}}}".format({value})', f'format({value}, "{spec}")', f'"%{spec}" % {value}']

@@ -277,3 +277,14 @@ def test_a_percent_template_python_refuses_raises_its_error(function):
     with pytest.raises(Exception) as staged:
         autograph_lite.jit(function)(jnp.float32(1.5))
     assert type(staged.value) is type(eager.value) and str(staged.value) == str(eager.value)
+
+
+def formatted_from_a_mapping(x):
+    print("{a:.1f} and {b}".format_map({"a": x, "b": "text"}))
+    return x
+
+
+def test_format_map_of_a_traced_value_prints_eagers_text():
+    """It formatted the tracer while tracing (``TypeError: unsupported format string passed to
+    DynamicJaxprTracer.__format__``, unlocated), as ``str.format`` did before its own fix."""
+    assert_prints_like_eager(formatted_from_a_mapping, jnp.float32(1.5), expected="1.5 and text\n")

@@ -47,13 +47,17 @@ def format_(value: Any, spec: Any = "") -> Any:
 
 
 def bound_text_method(function: Any) -> Callable[..., Any] | None:
-    """The version of ``template.format`` / ``separator.join`` for a bound method of a ``str``, or ``None``."""
+    """The version of ``template.format`` / ``format_map`` / ``separator.join`` for a bound method of a
+    ``str``, or ``None``."""
     receiver = getattr(function, "__self__", None)
     if type(receiver) is not str:
         return None
     name = getattr(function, "__name__", None)
     if name == "format":
         return lambda *args, **kwargs: _format_method(receiver, args, kwargs)
+    if name == "format_map":  # a plain dict's items are the keyword arguments (a subclass keeps its own lookup)
+        return lambda mapping: (_format_method(receiver, (), mapping) if type(mapping) is dict
+                                else receiver.format_map(mapping))
     if name == "join":
         return lambda items: _join(receiver, items)
     return None
