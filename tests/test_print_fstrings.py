@@ -288,3 +288,17 @@ def test_format_map_of_a_traced_value_prints_eagers_text():
     """It formatted the tracer while tracing (``TypeError: unsupported format string passed to
     DynamicJaxprTracer.__format__``, unlocated), as ``str.format`` did before its own fix."""
     assert_prints_like_eager(formatted_from_a_mapping, jnp.float32(1.5), expected="1.5 and text\n")
+
+
+def printed_casts(x):
+    y = float(x)
+    k = int(x * 10)
+    print(y, repr(y), f"{y}", (k, 1), [y])
+    return x
+
+
+def test_float_and_int_of_a_traced_value_print_as_python_numbers():
+    """float(x) of a float32 is a Python float eagerly (0.10000000149011612), and int(x) in a tuple a
+    bare int: they printed as float32 (0.1) and as Array(1, dtype=int32, weak_type=True)."""
+    expected = "0.10000000149011612 0.10000000149011612 0.10000000149011612 (1, 1) [0.10000000149011612]\n"
+    assert_prints_like_eager(printed_casts, jnp.float32(0.1), expected=expected)

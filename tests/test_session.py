@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import gc
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,15 +25,18 @@ from autograph_lite.runtime import appends, report, session
 XS = jnp.arange(1.0, 4.0)
 EMPTY: dict[str, Any] = {"staged": [], "iterated_arrays": [], "recorder": None, "trial_decisions": None,
                          "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "callback_watchers": [], "handlers": [],
-                         "call_depths": {}}
+                         "call_depths": {}, "python_numbers": {}}
 seen: list[dict[str, Any]] = []
 _meeting: list[threading.Barrier] = []  # the barrier the next call of `look` in a staged trace meets at
 
 
 def state_of(trace_session: session.TraceSession) -> dict[str, Any]:
-    """Every field of the session except its owner, as it is now."""
-    return {field.name: getattr(trace_session, field.name)
-            for field in dataclasses.fields(trace_session) if field.name != "owner_thread"}
+    """Every field of the session except its owner, as it is now (what it holds weakly, once the
+    garbage collector has run: a finished trace's values are gone then)."""
+    gc.collect()
+    return {field.name: dict(value) if isinstance(value, weakref.WeakValueDictionary) else value
+            for field in dataclasses.fields(trace_session) if field.name != "owner_thread"
+            for value in [getattr(trace_session, field.name)]}
 
 
 def summary(trace_session: session.TraceSession) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
-from . import effects, printing, text
+from . import effects, printing, python_numbers, text
 from .locations import caller_location
 from .logic import drawn_privately, truth_fold, unknown_stop
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
@@ -246,7 +246,7 @@ def _int(value: Any = 0, *args: Any) -> Any:
             f"int() of a {array.dtype.name} past {name}'s range: under jit a Python int is {name} (eager Python's "
             f"int holds any {array.dtype.name}); keep the value a {array.dtype.name}, or enable jax_enable_x64 "
             "for int64"), caller_location())
-    return converted(array, integer, weak=True)
+    return python_numbers.noted(converted(array, integer, weak=True))
 
 
 def _refuse_floats_without_int_at_run_time(truncated: jax.Array, integer: Any, location: Location | None) -> None:
@@ -269,7 +269,7 @@ def _refuse_floats_without_int_at_run_time(truncated: jax.Array, integer: Any, l
 def _float(value: Any = 0.0) -> Any:
     if not any_traced(value):
         return builtins.float(value)
-    return converted(_scalar(value), jnp.result_type(float), weak=True)
+    return python_numbers.noted(converted(_scalar(value), jnp.result_type(float), weak=True))
 
 
 def _scalar(value: Any) -> jax.Array:

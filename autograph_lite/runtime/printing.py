@@ -30,6 +30,7 @@ import numpy as np
 from jax import lax
 
 from ..errors import ConversionError
+from . import python_numbers
 from .locations import caller_location
 from .paths import callback_staged, output_staged, print_condition
 from .values import any_traced, inside_a_trace, is_traced
@@ -138,9 +139,8 @@ def percent_format(template: str, values: Any) -> Any:
 
 
 def _zeros_like_traced(leaf: Any) -> Any:
-    if isinstance(leaf, DeferredText):
-        return ""
-    return jnp.zeros(jax.typeof(leaf).shape, jax.typeof(leaf).dtype) if is_traced(leaf) else leaf
+    return "" if isinstance(leaf, DeferredText) else jnp.zeros(jax.typeof(leaf).shape, jax.typeof(leaf).dtype) \
+        if is_traced(leaf) else leaf
 
 
 def _as_str_method(name: str) -> Callable[..., Any]:
@@ -338,6 +338,7 @@ def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> Non
     callback_staged()
     leaves, tree = jax.tree_util.tree_flatten(_keeping_order(value))
     traced_at = [index for index, leaf in enumerate(leaves) if is_traced(leaf)]
+    numbers_at = python_numbers.among(leaves, traced_at)  # eagerly a Python int or float: shown as one
     kept = [None if is_traced(leaf) else leaf for leaf in leaves]
     operands = [leaves[index] for index in traced_at]
     options = np.get_printoptions()
@@ -345,7 +346,7 @@ def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> Non
     def call(traced: tuple[Any, ...]) -> None:
         filled = list(kept)
         for index, leaf in zip(traced_at, traced):
-            filled[index] = leaf
+            filled[index] = leaf.item() if index in numbers_at else leaf
         with np.printoptions(**options):
             realized = _realized(jax.tree_util.tree_unflatten(tree, filled))
         use(realized)

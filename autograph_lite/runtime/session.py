@@ -28,6 +28,7 @@ import contextvars
 import dataclasses
 import threading
 import types
+import weakref
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,10 @@ class TraceSession:
 
     recorder: Recorder | None = None
     """Where ``explain`` collects decisions (:mod:`.report`); ``None`` while nothing records."""
+
+    python_numbers: weakref.WeakValueDictionary[int, Any] = dataclasses.field(default_factory=weakref.WeakValueDictionary)
+    """The traced values that ``int()`` / ``float()`` made, by id (:mod:`.python_numbers`): printed as
+    the Python numbers they stand for. Held weakly: a trace's values leave with it."""
 
     trial_decisions: dict[Hashable, tuple[str, bool | None]] | None = None
     """The static-loop trial decisions made during the outermost ``for`` statement (the reason, and
