@@ -245,17 +245,6 @@ def missing_keyword(x):
     return x
 
 
-@pytest.mark.parametrize("function", [mixed_numbering, field_past_the_arguments, missing_keyword])
-def test_a_template_str_format_refuses_raises_pythons_error_with_a_traced_value(function):
-    """``str.format`` of a traced value looked its fields up itself: mixed numbering printed, silently,
-    and a field past the arguments raised IndexError with another message than Python's."""
-    with pytest.raises(Exception) as eager:
-        function(jnp.float32(1.5))
-    with pytest.raises(Exception) as staged:
-        autograph_lite.jit(function)(jnp.float32(1.5))
-    assert type(staged.value) is type(eager.value) and str(staged.value) == str(eager.value)
-
-
 def too_few_for_percent(x):
     assert x > -100.0
     if x > 0:
@@ -268,10 +257,13 @@ def unknown_percent_conversion(x):
     return x
 
 
-@pytest.mark.parametrize("function", [too_few_for_percent, unknown_percent_conversion])
-def test_a_percent_template_python_refuses_raises_its_error(function):
-    """``%`` of a traced value formatted only when the program ran: its error came from JAX's callback,
-    as a JaxRuntimeError with JAX's traceback on stderr; it is raised where eager raises it."""
+@pytest.mark.parametrize("function", [mixed_numbering, field_past_the_arguments, missing_keyword,
+                                      too_few_for_percent, unknown_percent_conversion])
+def test_a_template_python_refuses_raises_its_error_with_a_traced_value(function):
+    """``str.format`` of a traced value looked its fields up itself: mixed numbering printed, silently,
+    and a field past the arguments raised IndexError with another message than Python's. ``%`` of one
+    formatted only when the program ran: its error came from JAX's callback, as a JaxRuntimeError with
+    JAX's traceback on stderr. Both raise Python's error where eager raises it."""
     with pytest.raises(Exception) as eager:
         function(jnp.float32(1.5))
     with pytest.raises(Exception) as staged:
