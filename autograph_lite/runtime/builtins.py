@@ -26,6 +26,7 @@ from jax import lax
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import effects, printing, python_numbers, text
+from .iteration import wide_python_int
 from .locations import caller_location
 from .logic import drawn_privately, truth_fold, unknown_stop
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
@@ -237,15 +238,13 @@ def _int(value: Any = 0, *args: Any) -> Any:
         return builtins.int(value, *args)
     array = _scalar(value)
     integer = jnp.result_type(int)
+    if jnp.issubdtype(array.dtype, jnp.integer):
+        advice = (f" (eager Python's int holds any {array.dtype.name}); keep the value a {array.dtype.name}, or "
+                  "enable jax_enable_x64 for int64")
+        return python_numbers.noted(wide_python_int(array, "int()", advice))
     if jnp.issubdtype(array.dtype, jnp.floating):
         array = jnp.trunc(array)
         _refuse_floats_without_int_at_run_time(array, integer, caller_location())
-    elif jnp.issubdtype(array.dtype, jnp.unsignedinteger) and jnp.iinfo(array.dtype).max > jnp.iinfo(integer).max:
-        name = jnp.dtype(integer).name
-        stage_exception(array > jnp.iinfo(integer).max, OverflowError(
-            f"int() of a {array.dtype.name} past {name}'s range: under jit a Python int is {name} (eager Python's "
-            f"int holds any {array.dtype.name}); keep the value a {array.dtype.name}, or enable jax_enable_x64 "
-            "for int64"), caller_location())
     return python_numbers.noted(converted(array, integer, weak=True))
 
 

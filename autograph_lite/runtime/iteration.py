@@ -207,6 +207,18 @@ def _range_bounds(*args: Any) -> tuple[Any, Any, Any]:
     raise TypeError(f"range expected at most 3 arguments, got {len(args)}")
 
 
+def wide_python_int(integer: Any, made_by: str, advice: str = "") -> Any:
+    """A traced integer as the Python int it stands for (``int(k)``, a range's bound): the weakly typed
+    default int; one of an unsigned dtype past that int's range is a run-time ``OverflowError``, where
+    eager Python's int holds it (``made_by`` names what made the int in the message, ``advice`` ends it)."""
+    dtype, wide = jnp.dtype(jnp.result_type(integer)), jnp.dtype(jnp.result_type(int))
+    if jnp.iinfo(dtype).max > jnp.iinfo(wide).max:
+        stage_exception(integer > jnp.iinfo(wide).max, OverflowError(
+            f"{made_by} of a {dtype.name} past {wide.name}'s range: under jit a Python int is {wide.name}{advice}"),
+            caller_location())
+    return converted(integer, wide, weak=True)
+
+
 def _integer_bound(bound: Any) -> Any:
     """A bound of a range with a traced bound, as the integer Python's ``range`` would take it: a Python
     int, so a traced one of another integer dtype (an int8, a uint16) is the weakly typed default
@@ -214,14 +226,9 @@ def _integer_bound(bound: Any) -> Any:
     ``OverflowError`` (eager would count past 2**31)."""
     dtype = jnp.result_type(bound)
     if jnp.issubdtype(dtype, jnp.integer):
-        wide = jnp.dtype(jnp.result_type(int))
-        if not is_traced(bound) or dtype == wide:
+        if not is_traced(bound) or dtype == jnp.result_type(int):
             return bound
-        if jnp.iinfo(dtype).max > jnp.iinfo(wide).max:
-            stage_exception(bound > jnp.iinfo(wide).max, OverflowError(
-                f"range() of a {dtype.name} past {wide.name}'s range: under jit a Python int is {wide.name}"),
-                caller_location())
-        return converted(bound, wide, weak=True)
+        return wide_python_int(bound, "range()")
     if jnp.issubdtype(dtype, jnp.bool_):
         return jnp.asarray(bound, jnp.int32)
     found = f"a traced {dtype.name} value" if is_traced(bound) else f"{bound!r} ({type(bound).__name__})"
