@@ -298,8 +298,8 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
     site = branch.site
     try:
         with python_errors_at_run_time(site.location):
-            refused_appends_in = _EXIT_MASK if site.construct == EXIT_CHECK else _TRACED_BRANCH
-            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location, refused_appends_in)
+            inside = appends.Forbidden(_EXIT_MASK, site.location) if site.construct == EXIT_CHECK else None
+            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location, inside)
             return values
     except UnassignedReadError as error:
         raise StagingTypeError(
@@ -318,14 +318,14 @@ _EXIT_MASK = "`for` loop that can stop early (break or return) on a traced condi
 
 
 def run_on_copies(branch: Callable[..., Any], operands: tuple, location: Location | None,
-                  construct: str = _TRACED_BRANCH) -> tuple[list[Any], Fate]:
+                  inside: appends.Forbidden | None = None) -> tuple[list[Any], Fate]:
     """One trace of a staged branch, on fresh containers: an in-place update (d[k] += v) in one
     branch's trace must not reach the other branches or the caller; noted as copies, so that such an
-    update is allowed (appends are not: the branch runs a number of times known only at run time, and
-    ``construct`` names it in that refusal). With its :class:`.kept_containers.Fate`: the update
-    reaches the operands after the statement."""
-    context = appends.Branch if construct == _TRACED_BRANCH else appends.Forbidden
-    with appends.inside(context(construct, location)):
+    update is allowed (appends are not: the branch runs a number of times known only at run time;
+    ``inside``, the staged context the trace runs in, names it in that refusal: a traced `if`'s
+    branch unless given). With its :class:`.kept_containers.Fate`: the update reaches the operands
+    after the statement."""
+    with appends.inside(inside or appends.Branch(_TRACED_BRANCH, location)):
         copies = copied(operands)
         appends.carry_entered(copies, operands)
         values, fate = run_recording(branch, copies, originals=operands)
