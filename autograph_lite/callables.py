@@ -28,7 +28,7 @@ from . import callees
 from .errors import ConversionError
 
 # JAX's wrappers (api_boundary around vmap_f around the user's function) nest this deep at most.
-_MAX_WRAPPER_DEPTH = 8
+MAX_WRAPPER_DEPTH = 8
 
 
 class ConvertedCall:
@@ -76,7 +76,7 @@ def with_converted_closure(
     held the user's function or callable object ``f`` (through nested JAX wrappers); ``None`` when it
     holds none or is not such a wrapper. Unchanged cells are shared with ``wrapper``, so the copy sees
     the same state."""
-    if not _is_rewrappable(wrapper) or not wrapper.__closure__ or depth > _MAX_WRAPPER_DEPTH:
+    if not _is_rewrappable(wrapper) or not wrapper.__closure__ or depth > MAX_WRAPPER_DEPTH:
         return None
     cells, changed = [], False
     for cell in wrapper.__closure__:

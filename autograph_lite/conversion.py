@@ -229,7 +229,8 @@ def _wrapper_stages_checks(function: Any, through_calls: bool, depth: int = 0) -
     """Whether a library wrapper that conversion rebuilt around converted functions (``jax.vmap(f)``'s,
     :func:`.callables.with_converted_closure`, through nested wrappers) holds one that stages checks:
     ``autograph_lite.jit(jax.vmap(f))`` stages ``f``'s."""
-    if depth > 4 or not isinstance(function, types.FunctionType) or not callees.is_library_function(function):
+    if depth > callables.MAX_WRAPPER_DEPTH or not isinstance(function, types.FunctionType) or \
+            not callees.is_library_function(function):
         return False
     for cell in function.__closure__ or ():
         held = cell_contents_or(cell, None)
