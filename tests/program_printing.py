@@ -6,7 +6,8 @@ The converted function must print what eager Python prints, in the same order, o
 nothing then). The check captures stdout (program_check.py). Prints go everywhere a statement can:
 in branches, in loops over static and traced ranges, in ``while`` loops; they print plain values,
 strings, f-strings with and without format specs (``{x:.3f}``, ``{n}``, ``{v}`` for a vector), Python
-numbers made by ``float()`` / ``int()`` of a value (``float(x / 3)``, ``(int(x), 0)``), text made
+numbers made by ``float()`` / ``int()`` of a value (``float(x * 0.1)``, ``(int(x), 0)``; not ``x / 3``,
+which XLA computes as ``x * (1 / 3)``, a last digit off eager's quotient under plain ``jax.jit`` too), text made
 by ``str`` / ``format`` / ``str.format`` / ``format_map`` / ``%`` / ``join`` / ``+`` (now and then a ``str.format`` template
 that Python refuses: manual and automatic numbering mixed, a field past the arguments; the check takes
 its error for a generated check's, program_raises.py), several values at once, with ``sep=``
@@ -64,7 +65,7 @@ class Printing:
             return self.pick(WORDS)
         if kind == "cast":  # a Python number eagerly: float's text is double's, an int in a tuple is bare
             value = self.expr("f", scope, self.draw(st.integers(0, 1))).text
-            return self.pick([f"float({value} / 3)", f"(int({value}), 0)"])
+            return self.pick([f"float({value} * 0.1)", f"(int({value}), 0)"])
         if kind == "value":
             return self.expr(self.value_type(), scope, self.draw(st.integers(0, 1))).text
         if kind == "text":
