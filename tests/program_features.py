@@ -59,6 +59,8 @@ FEATURES: dict[str, str] = {
     "raises": "raise E(msg) under a traced condition, assert cond[, msg] (program_raises.py)",
     "switch": "if / elif chains comparing one int with constants: one lax.switch (program_switch.py)",
     "jax_refusals": "a boolean-mask index / a slice of int-expression size / a dict key, an int method or a list repeat count of int(k), located errors under jit (program_jax_refusals.py)",
+    "iterators": "an iterator held in a variable (iter / enumerate of a list or a vector, map of a printing helper), "
+    "drawn by a loop with a break, then read (program_iterators.py)",
     "stacked_lists": "lists appended to in loops, read by jnp.stack / jnp.array / len (program_stacked_lists.py)",
     "transform_arguments": "module-level helpers with an if passed to jax.grad / map / functools.reduce / tree_map "
     "(program_transforms.py)",
@@ -82,7 +84,7 @@ EFFECT_FEATURES = frozenset({"aliases", "closures", "nonlocal", "containers", "a
                              "helper_effects", "init_effects"})
 OFF_BY_DEFAULT = frozenset({"any_all", "break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
-                            "match", "raises", "switch", "jax_refusals", "transform_arguments",
+                            "match", "raises", "switch", "jax_refusals", "iterators", "transform_arguments",
                             "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "aliases", "vmap", "grad"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 

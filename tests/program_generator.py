@@ -66,6 +66,7 @@ from program_features import (  # noqa: F401 - re-exported: tests name them thro
 from program_helper_effects import HelperEffects
 from program_indexing import Indexing
 from program_init_effects import InitEffects
+from program_iterators import Iterators
 from program_jax_refusals import JaxRefusals
 from program_loop_carries import LoopCarries
 from program_loops import Loops
@@ -106,7 +107,7 @@ from program_transforms import TransformArguments
 from program_with_try import WithTry
 
 
-class _Builder(Aliases, AnyAll, LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
+class _Builder(Aliases, AnyAll, Iterators, LoopCarries, NarrowDtypes, InitEffects, HelperEffects, ExitNests, MixedDtypes, StackedLists, TransformArguments, JaxRefusals, Raises, Indexing, Switches, Matches, WithTry, Deletes, Closures, Containers, ArrayHelpers, Printing, Pytrees, Loops, Expressions):
     """Draws one program, statement by statement, keeping track of names, types and bounds."""
 
     def __init__(self, draw: Callable, features: frozenset[str], length: int, max_statements: int):

@@ -140,6 +140,15 @@ DOCUMENTED_LIMITATIONS = {
     "exception message formatted from a traced value, raised while tracing": Limitation(
         autograph_lite.ConversionError, re.compile(r"a string formatted from a traced value \(template .*\) is an "
                                                    r"exception message"), lambda match, constructs, mode: mode.startswith("jit")),
+    # A loop with a traced exit draws on past it: refused for an iterator someone else may hold or whose
+    # draws run code, and a later draw from an iterator that such a loop left where only run time knows.
+    "`for` loop with a traced exit over an iterator someone else may see": Limitation(
+        autograph_lite.TracedPredicateError, re.compile(
+            r"this `for` loop draws from a \w+ and stops at a `break` or `return` whose condition is traced"),
+        lambda match, constructs, mode: mode.startswith("jit")),
+    "draw from an iterator a loop left at a traced exit": Limitation(autograph_lite.StagingTypeError, re.compile(
+        r"this \w+ was drawn from by the `for` loop at .*, which stops at a `break` or `return` whose condition "
+        r"is traced"), lambda match, constructs, mode: mode.startswith("jit")),
     # A `finally` that may exit drops a pending exception, as an `except` catches one: around a check, refused.
     "a `try` around a raise under a traced condition": Limitation(autograph_lite.ConversionError, re.compile(
         r"is raised under a traced condition, .* but the `try` at .* would catch it"),
