@@ -31,6 +31,8 @@ class State:
 ENTRIES = {
     "traced_range_enumerated": (autograph_lite.StagingTypeError, (XS, I32(3))),
     "endless_count_with_traced_break": (autograph_lite.StagingTypeError, (F32(1.0),)),
+    "held_iterator_with_traced_break": (autograph_lite.TracedPredicateError, (F32(1.0),)),
+    "draw_after_traced_break": (autograph_lite.StagingTypeError, (XS,)),
     "one_branch_variable": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "one_branch_in_elif": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "dtype_change_in_branches": (autograph_lite.StagingTypeError, (F32(1.0),)),

@@ -12,6 +12,8 @@ is found by identity (:mod:`.library_mutators`). The rules of what the trace own
 
 from __future__ import annotations
 
+import builtins
+import inspect
 import random
 import types
 from typing import Any
@@ -41,6 +43,9 @@ _HIDDEN_GENERATORS = ((np.random.mtrand._rand, "np.random"), (random._inst, "ran
 _BOUND_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.MethodType)
 # Values that no call changes: a mutator given one raises its own error, as eagerly.
 _IMMUTABLE = (tuple, str, bytes, int, float, complex, bool, frozenset, type(None), jax.Array)
+# Builtins that draw every item of the iterable they are given.
+_DRAINING_BUILTINS = frozenset({builtins.sum, builtins.list, builtins.tuple, builtins.set, builtins.frozenset,
+                                builtins.sorted, builtins.min, builtins.max, builtins.any, builtins.all, builtins.dict})
 _CONTAINER_ALTERNATIVE = "carry the values in a JAX array instead of a Python {kind} (read xs[i] with a counter, write " \
                          "xs = xs.at[i].set(v))"
 
@@ -56,6 +61,7 @@ def check_call(function: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any]
         return  # outside staged code every call runs as Python, once per call: nothing to refuse
     if isinstance(function, _BOUND_METHODS):
         _check_bound_method(function, context)
+    check_drained(function, args)
     for mutation in library_mutators.mutations(function, args, kwargs or {}):
         _check_mutation(mutation, context)
 
@@ -160,24 +166,39 @@ def registers_with_parent(cls: type) -> bool:
     return any(base.__name__ == "Module" and base.__module__ == "flax.linen.module" for base in cls.__mro__)
 
 
-def check_advance(iterator: Any) -> None:
-    """Before ``next(iterator)`` from converted code: refuse it inside staged code.
+def check_advance(iterator: Any, drawn_by: str = "next()") -> None:
+    """Before ``next(iterator)`` from converted code (or another draw from an iterator, ``drawn_by``: a
+    builtin that takes all its items, a ``for`` loop): refuse it inside staged code.
 
-    An iterator that ``iter()`` made in the same staged code (``next(iter(ys))``) is private to it
-    (:func:`.ownership.note_made`); any other (a generator, an iterator from outside) carries no proof
-    of where it was made and is refused: the statement then runs as Python, or the error says how to
-    do without it.
+    An iterator that ``iter()`` (or ``enumerate`` / ``zip`` / ``reversed``) made in the same staged code
+    (``next(iter(ys))``) is private to it (:func:`.ownership.note_made`), and so is a generator
+    expression not started (``sum(x * x for x in xs)``, written where it is drawn); any other (a
+    generator, an iterator from outside) carries no proof of where it was made and is refused: the
+    statement then runs as Python, or the error says how to do without it.
     """
     context = appends.innermost()
     if context is None or not hasattr(type(iterator), "__next__"):
         return  # outside staged code; or not an iterator, which next() itself refuses
-    if made_by(context, iterator):
+    if made_by(context, iterator) or (drawn_by != "next()" and _fresh_generator_expression(iterator)):
         return
-    call = f"next() on a {type(iterator).__name__}, which advances an iterator"
+    draw = f"{drawn_by} on a {type(iterator).__name__}, which advances an iterator"
+    loop = drawn_by.startswith("a `for`")
     refuse(
-        f"calls {call}", f"this call of {call},", context,
+        f"has {draw}" if loop else f"calls {draw}", f"this {draw[2:]}," if loop else f"this call of {draw},", context,
         "index a list or an array with the loop counter (xs[i]) instead of advancing an iterator",
     )
+
+
+def check_drained(function: Any, args: tuple[Any, ...]) -> None:
+    """Before a builtin that takes every item of its first argument (``sum(it)``, ``list(it)``): as a
+    ``next()`` of each (:func:`check_advance`)."""
+    if args and isinstance(function, (types.BuiltinFunctionType, type)) and function in _DRAINING_BUILTINS:
+        check_advance(args[0], f"{function.__name__}()")
+
+
+def _fresh_generator_expression(iterator: Any) -> bool:
+    return (isinstance(iterator, types.GeneratorType) and iterator.gi_code.co_name == "<genexpr>"
+            and inspect.getgeneratorstate(iterator) == inspect.GEN_CREATED)
 
 
 def _generator_kind(receiver: Any, method: str) -> str | None:

@@ -84,7 +84,12 @@ class Calls:
         if function is setattr or function is delattr:
             return attribute_stores.change_by_builtin(function, args, kwargs, self.call)
         if isinstance(function, (types.BuiltinFunctionType, type)):
-            handler = TRACED_BUILTINS.get(function) or open_builtin(function) or bound_text_method(function)
+            opened = open_builtin(function)
+            if opened is not None:  # enumerate / zip / reversed: an iterator that the staged code made is its own
+                made = opened(*args, **kwargs)
+                effects.note_made(made)
+                return made
+            handler = TRACED_BUILTINS.get(function) or bound_text_method(function)
             if handler is not None:
                 return handler(*args, **kwargs)
             if not isinstance(function, type):

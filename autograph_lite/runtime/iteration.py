@@ -21,6 +21,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ..errors import Location, StagingTypeError
@@ -28,6 +29,9 @@ from .locations import caller_location
 from .run_time_checks import stage_exception
 from .values import is_traced
 from .weak_types import converted
+
+# Containers whose iteration runs no code of the user's and advances no iterator anyone else holds.
+CONTAINERS = frozenset({list, tuple, range, dict, set, frozenset, type({}.keys()), type({}.values()), type({}.items())})
 
 
 def as_python_int(index: Any) -> Any:
@@ -97,25 +101,108 @@ def _as_unsigned(value: jax.Array) -> jax.Array:
     return lax.bitcast_convert_type(value, jnp.dtype(f"uint{value.dtype.itemsize * 8}"))
 
 
-@dataclasses.dataclass(frozen=True)
-class Enumerate:
-    """``enumerate(iterable, start)`` kept open so that an array inside can be scanned."""
+class OpenIterator:
+    """What ``enumerate`` / ``zip`` / ``reversed`` make in converted code: kept open, so that a ``for``
+    loop over it can scan the arrays inside, and an iterator like the builtin's everywhere else
+    (``next(e)``, a second loop over the same ``e``), drawing from the builtin's own.
 
-    iterable: Any
-    start: Any = 0
+    Python leaves an iterator where the loop that drew from it stopped. A staged loop draws every
+    item (a scan takes them all; after a traced ``break`` the iterations are masked), so afterwards
+    the iterator is at its end, or, past a traced exit, where it stopped is known only at run time:
+    a later draw from it is then a located error rather than items eager Python would not give.
+    """
 
-    def __iter__(self) -> Iterator[tuple[int, Any]]:
-        return iter(builtins.enumerate(self.iterable, self.start))
+    __slots__ = ("_drawing", "_stopped_at")
+
+    def __init__(self) -> None:
+        self._drawing: Iterator[Any] | None = None
+        self._stopped_at: Location | None = None
+
+    def sources(self) -> tuple[Any, ...]:
+        """What each draw draws from in turn."""
+        raise NotImplementedError
+
+    def _builtin(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+    @property
+    def started(self) -> bool:
+        """Whether anything drew from it yet: a loop must then go on from there, as Python."""
+        return self._drawing is not None or self._stopped_at is not None
+
+    def __iter__(self) -> OpenIterator:
+        return self
+
+    def __next__(self) -> Any:
+        if self._stopped_at is not None:
+            raise StagingTypeError(
+                f"this {type(self).__name__.lower()} was drawn from by the `for` loop at {self._stopped_at}, which "
+                "stops at a `break` or `return` whose condition is traced: where it stopped, and so what is left of "
+                "it, is known only when the program runs",
+                caller_location(),
+                "Keep the position where the loop stops (k = i before its break, looping over range(len(xs))) and "
+                "read what follows from the array by that index (xs[k + 1], or jnp.where(jnp.arange(len(xs)) > k, "
+                "xs, 0) for the rest) instead of from the iterator.",
+            )
+        if self._drawing is None:
+            self._drawing = self._builtin()
+        return next(self._drawing)
+
+    def drawn_by_staged_loop(self, stopped_at: Location | None) -> None:
+        """A staged loop took every item (``stopped_at`` None), or stopped at a traced exit there; so
+        did it from the iterators this one draws from."""
+        self._drawing, self._stopped_at = iter(()), stopped_at
+        for source in self.sources():
+            if isinstance(source, OpenIterator):
+                source.drawn_by_staged_loop(stopped_at)
 
 
-@dataclasses.dataclass(frozen=True)
-class Zip:
-    """``zip(*iterables)`` kept open so that arrays inside can be scanned together."""
+class Enumerate(OpenIterator):
+    """``enumerate(iterable, start)``."""
 
-    iterables: tuple[Any, ...]
+    __slots__ = ("iterable", "start")
 
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        return iter(builtins.zip(*self.iterables))
+    def __init__(self, iterable: Any, start: Any = 0) -> None:
+        super().__init__()
+        self.iterable, self.start = iterable, start
+
+    def sources(self) -> tuple[Any, ...]:
+        return (self.iterable,)
+
+    def _builtin(self) -> Iterator[Any]:
+        return builtins.enumerate(self.iterable, self.start)
+
+
+class Zip(OpenIterator):
+    """``zip(*iterables)``."""
+
+    __slots__ = ("iterables",)
+
+    def __init__(self, iterables: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.iterables = iterables
+
+    def sources(self) -> tuple[Any, ...]:
+        return self.iterables
+
+    def _builtin(self) -> Iterator[Any]:
+        return builtins.zip(*self.iterables)
+
+
+class Reversed(OpenIterator):
+    """``reversed(sequence)`` of a sequence (no traced range)."""
+
+    __slots__ = ("sequence",)
+
+    def __init__(self, sequence: Any) -> None:
+        super().__init__()
+        self.sequence = sequence
+
+    def sources(self) -> tuple[Any, ...]:
+        return (self.sequence,)
+
+    def _builtin(self) -> Iterator[Any]:
+        return builtins.reversed(self.sequence)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,24 +262,47 @@ def _refuse_zero_step_at_run_time(step: jax.Array, location: Location | None) ->
 def _enumerate(iterable: Any, start: Any = 0) -> Any:
     if _holds_array((iterable, start)):
         return Enumerate(iterable, start)
+    if made_already(iterable):
+        builtins.enumerate((), start)  # Python's TypeError for a start that is no integer, at once
+        return Enumerate(iterable, start)
     return builtins.enumerate(iterable, start)
 
 
 def _zip(*iterables: Any, **kwargs: Any) -> Any:
-    if not kwargs and _holds_array(iterables):
+    if not kwargs and (_holds_array(iterables) or all(made_already(i) or isinstance(i, OpenIterator) for i in iterables)):
         return Zip(tuple(iterables))
     return builtins.zip(*iterables, **kwargs)
 
 
 def _reversed(sequence: Any) -> Any:
     """``reversed(range(...))`` with a traced bound: the same numbers from the last one down, a range of
-    its own (so that ``for i in reversed(range(n))`` is staged as the range is); else the builtin's."""
-    if not isinstance(sequence, TracedRange):
-        return builtins.reversed(sequence)
-    last = sequence.start + (sequence.trip_count() - 1) * sequence.step  # start - step when it is empty
-    return TracedRange(last, sequence.start - sequence.step, -sequence.step)
+    its own (so that ``for i in reversed(range(n))`` is staged as the range is); of a list, tuple,
+    range or string, an open iterator; else the builtin's."""
+    if isinstance(sequence, TracedRange):
+        last = sequence.start + (sequence.trip_count() - 1) * sequence.step  # start - step when it is empty
+        return TracedRange(last, sequence.start - sequence.step, -sequence.step)
+    if type(sequence) in _REVERSIBLE:
+        return Reversed(sequence)
+    return builtins.reversed(sequence)
 
 
+def made_already(value: Any) -> bool:
+    """Whether iterating ``value`` only reads items made already: a new iterator over a container, a
+    string or an array, which runs no code of the user's and advances no iterator anyone else holds."""
+    return type(value) in CONTAINERS or isinstance(value, (str, bytes, np.ndarray, jax.Array))
+
+
+def draws_privately(iterable: Any) -> bool:
+    """Whether a loop may draw items of ``iterable`` past where eager Python stops, nobody seeing it: one
+    made already (:func:`made_already`), or an open iterator that draws only from such (itself marked
+    when a staged loop drew from it, :meth:`OpenIterator.drawn_by_staged_loop`)."""
+    if isinstance(iterable, OpenIterator):
+        return all(draws_privately(source) and not (isinstance(source, OpenIterator) and source.started)
+                   for source in iterable.sources())
+    return made_already(iterable)
+
+
+_REVERSIBLE = (list, tuple, range, str)
 _OPEN_BUILTINS: dict[Any, Callable[..., Any]] = {builtins.range: _range, builtins.enumerate: _enumerate, builtins.zip: _zip,
                                                  builtins.reversed: _reversed}
 
@@ -242,4 +352,4 @@ def _integer_bound(bound: Any) -> Any:
 
 
 def _holds_array(values: tuple[Any, ...]) -> bool:
-    return any((hasattr(v, "shape") and hasattr(v, "dtype")) or isinstance(v, (Enumerate, Zip)) for v in values)
+    return any((hasattr(v, "shape") and hasattr(v, "dtype")) or isinstance(v, OpenIterator) for v in values)

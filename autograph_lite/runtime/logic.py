@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
+from .iteration import CONTAINERS
 from .locations import caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import skippable
@@ -126,8 +127,6 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callab
             return fallback
 
 
-# Containers whose iteration runs no code of the user's and advances no iterator anyone else holds.
-_CONTAINERS = frozenset({list, tuple, range, dict, set, frozenset, type({}.keys()), type({}.values()), type({}.items())})
 _END = object()
 
 
@@ -152,7 +151,7 @@ def private_source(source: Any) -> Any:
     it is a new iterator over a container or an array; an iterator someone holds (``it``), or one
     whose iteration runs the user's code (a class's ``__iter__``), stays as it is."""
     iterator = iter(source)
-    if iterator is not source and (type(source) in _CONTAINERS or isinstance(source, (jax.Array, np.ndarray))):
+    if iterator is not source and (type(source) in CONTAINERS or isinstance(source, (jax.Array, np.ndarray))):
         return PrivateSource(iterator)
     return iterator
 
@@ -199,7 +198,7 @@ def drawn_privately(iterable: Any) -> bool:
     container, or a generator expression, not started, over a :class:`PrivateSource`. Any other
     iterator may be held elsewhere (``any(v > 0 for v in it)`` then ``next(it)``), run a generator
     function's code past Python's stop, or never end."""
-    if type(iterable) in _CONTAINERS:
+    if type(iterable) in CONTAINERS:
         return True
     return (isinstance(iterable, types.GeneratorType) and iterable.gi_code.co_name == "<genexpr>"
             and inspect.getgeneratorstate(iterable) == inspect.GEN_CREATED

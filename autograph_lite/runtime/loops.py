@@ -29,13 +29,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ..errors import ConversionError, StagingTypeError
+from ..errors import ConversionError, StagingTypeError, TracedPredicateError
 from . import appends, effects, first_iteration, items, report
 from .carry import Carried
 from .carry_errors import Site
 from .conditionals import refuse_effect
 from .first_iteration import sees_traced_values, without_cell_writes
-from .iteration import Enumerate, LoopChoice, TracedRange, Zip
+from .iteration import Enumerate, LoopChoice, OpenIterator, TracedRange, Zip, draws_privately
 from .kept_containers import kept_in_place, refuse_shared_updates, refuse_stale_reads
 from .locations import location_of
 from .raises import AssignedIfRan
@@ -105,9 +105,12 @@ def for_stmt(
         mode, early_exit, iterable = iterable.mode, iterable.early_exit, iterable.iterable
     stop_test = None if stop_test is None else without_cell_writes(stop_test)
     loop = Loop(body, tuple(names), Site("`for` loop", location_of(body)), stop_test, effect, tuple(assigned_first))
+    effects.check_advance(iterable, "a `for` loop")  # an iterator from outside, drawn inside staged code
     with remembering_trial_decisions(), items.iterating(_iterated_arrays(iterable)):
         if isinstance(iterable, TracedRange):
             return _for_traced_range(iterable, tuple(init), loop, mode)
+        if isinstance(iterable, OpenIterator) and iterable.started:
+            return _python_for(iterable, tuple(init), loop)  # on from where it is, as Python goes on
         return _for_static(iterable, tuple(init), loop, mode, early_exit)
 
 
@@ -165,6 +168,8 @@ def _for_static(iterable: Any, state: tuple, loop: Loop, mode: str, early_exit: 
     refuse_effect(loop.effect, "`for` loop marked stage(...)", "its body is traced once", loop.site.location)
     result = staged_static(sequence, early_exit, staged_state, loop, decision.traced_body, decision.masks_exit)
     result = _kept_in_place(staged_state, result, loop)
+    if isinstance(iterable, OpenIterator):
+        iterable.drawn_by_staged_loop(None if loop.stop_test is None else loop.site.location)
     if early_exit and loop.stop_test is not None:
         primitive = "lax.while_loop (stops at the exit; forward-mode differentiation only)"
     elif loop.stop_test is not None and decision.masks_exit is False:
@@ -186,26 +191,51 @@ def _kept_in_place(entry: tuple, result: tuple, loop: Loop) -> tuple:
 
 
 def _python_for(iterable: Any, state: tuple, loop: Loop) -> tuple:
-    for item in iterable:
-        if loop.stop_test is None:
-            state = tuple(loop.body(item, *state))
-            continue
-        keep_going = loop.stop_test(*state)
-        if not is_traced(keep_going):
-            if not keep_going:
-                break
-            state = tuple(loop.body(item, *state))
-        elif _endless(iterable):
-            raise StagingTypeError(
-                f"this `for` loop over an endless iterator ({type(iterable).__name__}) stops at a `break` or "
-                "`return` whose condition is traced: each iteration would be traced, without end",
-                loop.site.location,
-                "Write it as a `while True:` loop with the same exit, counting the iterations yourself "
-                "(`i = 0` before it, `i = i + 1` in it): a traced `while` becomes one lax.while_loop.",
-            )
-        else:
-            state = run_if(keep_going, item, state, loop)
+    """The loop as Python runs it: the stop test (the exit flags) before each draw, so that no item is
+    drawn past an exit. After a traced exit every item is drawn, each iteration under its condition,
+    which only an iterable :func:`.iteration.draws_privately` allows."""
+    iterator = iter(iterable)
+    traced_exit = False
+    while True:
+        keep_going = True if loop.stop_test is None else loop.stop_test(*state)
+        if is_traced(keep_going):
+            if not traced_exit:
+                _refuse_drawing_on(iterable, loop)
+            traced_exit = True
+        elif not keep_going:
+            break
+        try:
+            item = next(iterator)
+        except StopIteration:
+            break
+        state = run_if(keep_going, item, state, loop) if traced_exit else tuple(loop.body(item, *state))
+    if traced_exit and isinstance(iterable, OpenIterator):
+        iterable.drawn_by_staged_loop(loop.site.location)
     return state
+
+
+def _refuse_drawing_on(iterable: Any, loop: Loop) -> None:
+    """Past a traced exit the loop draws every item: refused for an endless iterator, and for one whose
+    draws someone may see (:func:`.iteration.draws_privately`)."""
+    if _endless(iterable):
+        raise StagingTypeError(
+            f"this `for` loop over an endless iterator ({type(iterable).__name__}) stops at a `break` or "
+            "`return` whose condition is traced: each iteration would be traced, without end",
+            loop.site.location,
+            "Write it as a `while True:` loop with the same exit, counting the iterations yourself "
+            "(`i = 0` before it, `i = i + 1` in it): a traced `while` becomes one lax.while_loop.",
+        )
+    if not draws_privately(iterable):
+        raise TracedPredicateError(
+            f"this `for` loop draws from a {type(iterable).__name__} and stops at a `break` or `return` whose "
+            "condition is traced: eager Python draws no item past the exit, which is known only when the program "
+            "runs, and drawing on would take items from whoever else holds the iterator, or run its code (a "
+            "generator's, a map's function) past that point",
+            loop.site.location,
+            "Loop over a list of the items instead (items = list(...) before the loop: it draws them all), or an "
+            "array, indexing it with a counter to read what follows the exit; or make the exit's condition "
+            "concrete.",
+        )
 
 
 def _endless(iterable: Any) -> bool:

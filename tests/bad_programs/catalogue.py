@@ -335,3 +335,23 @@ def list_repeated_by_a_traced_count(x):
     if x > 0:
         copies = 2
     return sum([x] * copies)  # error: a Python list, tuple or string repeated a traced number of times
+
+
+def held_iterator_with_traced_break(x):
+    it = iter([1.0, 5.0, 4.0])
+    total = x
+    for v in it:  # error: this `for` loop draws from a list_iterator and stops at a `break` or `return` whose condition is traced
+        total = total + v
+        if total > 3:
+            break
+    return total, sum(it)
+
+
+def draw_after_traced_break(xs):
+    pairs = enumerate(xs)
+    total = 0.0
+    for _, v in pairs:
+        total = total + v
+        if total > 2:
+            break
+    return next(pairs, (0, 0.0))[1]  # error: was drawn from by the `for` loop at
