@@ -324,3 +324,26 @@ def test_a_type_mismatch_is_the_nested_conds_error_naming_every_line():
     with pytest.raises(autograph_lite.StagingTypeError) as raised:
         autograph_lite.jit(mismatched)(I32(1), F32(1.0))
     assert f"returns f32[3] at line {first + 4} but f32[] at line {first + 6}, {first + 7}" in str(raised.value)
+
+
+def unsigned_codes(m, x):
+    if m == 4294967293:
+        y = x
+    elif m == 4294967294:
+        y = x + 1
+    elif m == 4294967295:
+        y = x + 2
+    else:
+        y = x * 0
+    return y
+
+
+def test_constants_past_a_python_ints_range_raise_eagers_overflow_error():
+    """A uint32 holds 4294967294, but JAX takes the Python int as its default int32 and raises (eagerly
+    and under plain ``jax.jit``): the switch, which compared in uint32, returned a value instead."""
+    args = (jnp.uint32(4294967294), F32(3.0))
+    with pytest.raises(OverflowError) as eager:
+        unsigned_codes(*args)
+    with pytest.raises(OverflowError) as converted:
+        autograph_lite.jit(unsigned_codes)(*args)
+    assert str(converted.value) == str(eager.value)

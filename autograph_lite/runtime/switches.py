@@ -88,14 +88,15 @@ def switch_stmt(
 
 
 def _switchable(subject: Any, constants: tuple[tuple[int, ...], ...]) -> bool:
-    """A traced integer scalar whose dtype holds every constant (else ``==`` itself would fail)."""
+    """A traced integer scalar whose dtype, and JAX's for a Python int, hold every constant (else ``==``
+    fails, as ``m == 4294967295`` of a uint32 ``m`` does eagerly: the nested conds compare, and raise)."""
     if not is_traced(subject):
         return False
     kind = jax.typeof(subject)
     if kind.shape != () or not jnp.issubdtype(kind.dtype, jnp.integer):
         return False
-    limits = jnp.iinfo(kind.dtype)
-    return all(limits.min <= value <= limits.max for group in constants for value in group)
+    ints = jnp.iinfo(kind.dtype), jnp.iinfo(jnp.asarray(0).dtype)
+    return all(max(i.min for i in ints) <= value <= min(i.max for i in ints) for group in constants for value in group)
 
 
 def branch_index(subject: jax.Array, constants: tuple[tuple[int, ...], ...]) -> jax.Array:
