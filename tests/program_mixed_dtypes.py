@@ -6,8 +6,8 @@ Two features close the generator's dtype blind spot (the check compares dtypes t
   where float32 stops holding every integer, so that an int32 computed as float32 shows in its value
   (16777217 becomes 16777216.0). Assignments keep values up to :data:`BIG_CLIP_ABOVE` unclipped.
 - ``mixed_dtypes``: the constructs the converter unifies types in, given operands of two of int /
-  float / bool (a traced int32, a Python number, a comparison): ternaries and value ``and`` / ``or``
-  as leaves of float expressions, an ``if`` whose branches assign one new variable two dtypes, and a
+  float / bool (a traced int32, a Python number, a comparison): ternaries, value ``and`` / ``or`` and
+  ``max`` / ``min`` as leaves of float expressions, an ``if`` whose branches assign one new variable two dtypes, and a
   loop whose carry enters with one dtype and leaves with another. Such a variable is a float variable
   that may hold an int or a bool (``Var.weak``): no float witness, as ``acc = 0`` is not.
 
@@ -91,6 +91,12 @@ class MixedDtypes:
         self.used.add("special_floats")
         return E(f"int({self.use(scope, self.pick(floats))})", FLOAT_ARG, False)
 
+    def prelude_kinds(self) -> list[str]:
+        # a mixed value at the top level, before the control flow: visible where the function returns,
+        # so that its dtype (max(k, 0.5): eager's int32 k as it is) is compared, not hidden by arithmetic
+        kinds = super().prelude_kinds()
+        return kinds + ["mixed_assign"] if self.has("mixed_dtypes") else kinds
+
     def extra_statements(self, scope: Scope, ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)
         if self.has("mixed_dtypes"):
@@ -117,12 +123,15 @@ class MixedDtypes:
         return self.small(self.expr(t, scope, depth), self.clip_above)
 
     def mixed_value(self, scope: Scope) -> E:
-        """``(x if c else y)``, ``(x or y)`` or ``(x and y)`` with ``x`` and ``y`` of two dtypes."""
+        """``(x if c else y)``, ``(x or y)``, ``(x and y)``, ``max(x, y)`` / ``min(x, y)`` (or of the list
+        ``[x, y]``: Python returns the winner as it is, in its own dtype) with ``x`` and ``y`` of two dtypes."""
         self.used.add("mixed_dtypes")
         first, second = self.two_types()
         x, y = self.typed_operand(first, scope), self.typed_operand(second, scope)
-        kind = self.pick(["ternary", "or", "and"])
-        if kind == "ternary":
+        kind = self.pick(["ternary", "or", "and", "max", "min"])
+        if kind in ("max", "min"):
+            text = self.pick([f"{kind}({x.text}, {y.text})", f"{kind}([{x.text}, {y.text}])"])
+        elif kind == "ternary":
             text = f"({x.text} if {self.condition(scope, 0).text} else {y.text})"
         else:
             text = f"({x.text} {kind} {y.text})"
