@@ -163,6 +163,10 @@ DOCUMENTED_LIMITATIONS = {
     "operands of `and` / `or` whose common dtype cannot hold both": Limitation(
         autograph_lite.StagingTypeError, re.compile(r"their common dtype cannot hold every value of both"),
         _gives_two_dtypes),
+    "operands of max / min whose common dtype cannot hold each": Limitation(
+        autograph_lite.StagingTypeError, re.compile(r"(max|min)\(\) returns one of its operands as it is, and here "
+                                                    r"they are .*cannot hold every value of each"),
+        _gives_two_dtypes),
     # A Python number beside a float16 / bfloat16 / (u)int8 / (u)int16 in a staged choice or loop carry takes
     # that dtype only where it holds the number (runtime/narrow_numbers.py); feature narrow_dtypes
     # (program_narrow_dtypes.py).

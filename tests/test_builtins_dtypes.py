@@ -1,7 +1,8 @@
 """``sum``, ``min`` / ``max`` and ``int`` of traced values in eager Python's dtypes (runtime/builtins.py):
 ``sum`` adds the rows one by one in the dtype of ``start + row`` (a bfloat16 sum of 300 ones is 256,
 an int8 sum wraps in int8); ``max`` / ``min`` of a narrow value and a Python number it cannot hold is
-the located refusal of a staged choice, not the number wrapped or overflowed; an operand of more
+the located refusal of a staged choice, not the number wrapped or overflowed, and so is an int32
+beside a float (``max(n, 0.5)``: eager's int32 as it is, where float32 would lose it); an operand of more
 than one element raises eager's ``ValueError``; ``int()`` of a uint32 past int32's range raises where
 it would wrap. Each is compared with eager Python, value and dtype."""
 
@@ -86,6 +87,75 @@ def test_an_operand_of_more_than_one_element_raises_eagers_error():
 def test_operands_of_other_shapes_are_a_located_refusal():
     with pytest.raises(StagingTypeError, match="different shapes"):
         autograph_lite.jit(cap_above)(jnp.array([1.0]), jnp.float32(2.0))
+
+
+BIG = jnp.int32(2**24 + 1)  # no float32 holds it
+
+
+def above_half(n):
+    return max(n, 0.5)
+
+
+def best_of(n, x):
+    return max(n, x)
+
+
+def best_listed(n):
+    return max([n, 2.5, n + 1])
+
+
+def least_of(n, x):
+    return min(x, n)
+
+
+@pytest.mark.parametrize("function,args", [
+    (above_half, (BIG,)), (best_of, (BIG, jnp.float32(0.0))), (best_listed, (BIG,)), (least_of, (-BIG, jnp.float32(0.0))),
+])
+def test_an_int32_beside_a_float_is_a_located_refusal_not_a_float32(function, args):
+    # eager returns the int32 as it is (16777217); a choice staged in float32 would be 16777216.0
+    assert function(*args).dtype == jnp.int32
+    message = conversion_error(function, *args)
+    line = function.__code__.co_firstlineno + 1
+    assert message.startswith(f"{function.__code__.co_filename}:{line}: "), message
+    assert "i32[]" in message and "cannot hold every value of each" in message and "jnp.asarray(n, jnp.float32)" in message
+
+
+def above_half_in_float32(n):
+    return max(jnp.asarray(n, jnp.float32), 0.5)
+
+
+def above_half_promoted(n):
+    return jnp.maximum(n, 0.5)
+
+
+@pytest.mark.parametrize("function", [above_half_in_float32, above_half_promoted])
+def test_the_fixes_the_refusal_names_work(function):
+    same_as_eager(function, BIG)
+
+
+@pytest.mark.parametrize("a,b", [
+    (BIG, 0.5), (BIG, jnp.float32(0.0)), (jnp.float32(2.0), 0.0), (BIG, 0), (jnp.float16(2.0), 1.5),
+    (jnp.bool_(True), jnp.float32(0.5)), (jnp.int16(3), jnp.float32(0.5)), (jnp.uint8(7), 2.5),
+])
+def test_max_and_or_refuse_the_same_mixtures(a, b):
+    """``max(a, b)`` and ``a or b`` both return an operand as it is: one rule decides which mixtures
+    are staged exactly (a weakly typed number beside an array that holds it, a bool beside a number)."""
+    def either(x, y):
+        return x or y
+
+    def larger(x, y):
+        return max(x, y)
+
+    outcomes = []
+    for function in (either, larger):
+        try:
+            autograph_lite.jit(function)(a, b)
+            outcomes.append("staged")
+        except StagingTypeError:
+            outcomes.append("refused")
+    assert outcomes[0] == outcomes[1], outcomes
+    if outcomes[1] == "staged":
+        assert_same(autograph_lite.jit(larger)(a, b), larger(a, b))
 
 
 def test_int_of_a_uint32_past_int32_raises_where_it_would_wrap():

@@ -28,10 +28,10 @@ from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import effects, printing, python_numbers, text
 from .iteration import wide_python_int
 from .locations import caller_location
-from .logic import drawn_privately, truth_fold, unknown_stop
+from .logic import drawn_privately, held_by_common_dtype, truth_fold, unknown_stop
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .run_time_checks import stage_exception
-from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element
+from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element, type_string
 from .weak_types import converted
 
 
@@ -54,6 +54,8 @@ def _min_max(
         if kwargs or not any_traced(args):
             return python_builtin(*args, **kwargs)
         if len(args) == 1:
+            if isinstance(args[0], (list, tuple)):  # Python compares its items as it compares operands
+                _refuse_unlike_operands(python_builtin.__name__, tuple(args[0]))
             values = jnp.asarray(args[0])
             if values.ndim != 1:
                 raise TracedPredicateError(
@@ -76,7 +78,9 @@ def _min_max(
 def _refuse_unlike_operands(name: str, args: tuple[Any, ...]) -> None:
     """``max(a, b, ...)`` compares its operands as Python does, which takes each comparison's truth
     value: an operand of more than one element raises eager's ``ValueError`` (``jnp.maximum`` would
-    compare element-wise); operands of other shapes, or a Python number that the others' narrow dtype
+    compare element-wise); operands of other shapes, of dtypes whose common one does not hold each
+    (an int32 beside a Python float or a float32: 16777217 would be 16777216.0; the rule of ``and`` /
+    ``or``, :func:`.logic.held_by_common_dtype`), or a Python number that the others' narrow dtype
     cannot hold, are values that no one staged result holds, where Python returns the winner as it is."""
     if any(jnp.size(arg) > 1 for arg in args):
         raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
@@ -87,8 +91,17 @@ def _refuse_unlike_operands(name: str, args: tuple[Any, ...]) -> None:
             f"({', '.join(str(jnp.shape(arg)) for arg in args)}): staged, one value must hold whichever wins",
             location, "Give the operands one shape first (x.reshape(()) of a one-element array).")
     dtype = jnp.result_type(*args)
+    if not held_by_common_dtype(args, dtype):
+        raise StagingTypeError(
+            f"{name}() returns one of its operands as it is, and here they are "
+            f"{', '.join(type_string(arg) for arg in args)}: staged, the one value that holds whichever wins "
+            f"is their common dtype, {jnp.dtype(dtype).name}, which cannot hold every value of each (or would "
+            "change how a strongly typed one computes: a uint8 made a float32 doubles 255 to 510)",
+            location,
+            "Give the operands one dtype (jnp.asarray(n, jnp.float32) where a float32 result is meant), or use "
+            f"jnp.{'maximum' if name == 'max' else 'minimum'}(a, b), which promotes them to a common dtype.")
     for arg in args:
-        if not isinstance(arg, jax.Array) and cast_loses_value(arg, dtype):  # a Python number (an array is the dtype's)
+        if cast_loses_value(arg, dtype):  # a weakly typed operand that the narrower dtype may not hold
             raise lossy_choice("an operand", shown(arg, dtype), dtype, f"of {name}(), and {a_dtype(dtype)} another",
                                location)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import operator
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import jax
@@ -286,6 +286,16 @@ def _held(side: Any, other: Any, common: Any) -> bool:
     return bool(np.can_cast(side.dtype, common, "safe"))
 
 
+def held_by_common_dtype(operands: Sequence[Any], common: Any) -> bool:
+    """Whether a run-time choice of one of ``operands``, staged as one value of dtype ``common``,
+    computes as eager Python's choice of that operand as it is: each held beside each other
+    (:func:`_held`). One rule for every construct that returns an operand as it is: ``and`` / ``or``,
+    a chained comparison, ``max`` / ``min`` (an int32 beside a Python float or a float32 is refused)."""
+    types = [jax.typeof(operand) for operand in operands]
+    return all(_held(side, other, common) for index, side in enumerate(types)
+               for other in types[:index] + types[index + 1:])
+
+
 def _check_same_dtype(left: jax.Array, right: jax.Array, common: Any, where: Callable[[], Any] | None,
                       construct: str) -> None:
     """Refuse operands of two dtypes whose common dtype cannot hold every value of one of them.
@@ -296,10 +306,7 @@ def _check_same_dtype(left: jax.Array, right: jax.Array, common: Any, where: Cal
     operand (a Python number's) takes the common dtype as it is, as in JAX arithmetic and a staged
     ternary; only a strongly typed operand must be held exactly (not an int32 beside a Python float).
     """
-    left_type, right_type = jax.typeof(left), jax.typeof(right)
-    if left_type.dtype == right_type.dtype:
-        return
-    if all(_held(side, other, common) for side, other in ((left_type, right_type), (right_type, left_type))):
+    if held_by_common_dtype((left, right), common):
         return
     raise StagingTypeError(
         f"{_SELECTED[construct]} are {type_string(left)} and {type_string(right)}, and the first is "
