@@ -35,7 +35,8 @@ FEATURES: dict[str, str] = {
     "loop_else": "for ... else / while ... else (only with break_continue)",
     "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return (program_loops.py)",
     "minmax_builtins": "min(a, b) / max(a, b) / abs(a) on traced values",
-    "special_floats": "float inputs that may be NaN, +-inf or -0.0, and int() of them (program_mixed_dtypes.py)",
+    "special_floats": "float inputs that may be NaN, +-inf or -0.0, and int() of them, int() / float() of a complex64 "
+    "of them (program_mixed_dtypes.py)",
     "maybe_undefined_use": "reads of a variable assigned on only some paths (Python may raise "
     "UnboundLocalError; the converter may reject it as a documented limitation)",
     "del": "`del v` of locals, re-assignments of deleted names in branches and loops, and reads "

@@ -31,10 +31,13 @@ BIG_CLIP_ABOVE = 1 << 26  # with big_ints, an assignment outside loops is clippe
 MIXED_TYPES = ("i", "f", "b")  # what a mixed value's operands are drawn from (two different ones)
 
 
-# What Python's int() raises for a float it cannot make an int of: a converted cast of a traced float
-# must raise them too, where the program runs (int_of_float draws such casts).
+# What Python's int() raises for a float it cannot make an int of, and int() / float() for a complex
+# JAX array (which has no real value: Python's TypeError): a converted cast of a traced value must
+# raise them too, where the program runs (int_of_float and float_of_complex draw such casts).
 INT_CAST_ERRORS = (("ValueError", "cannot convert float NaN to integer"),
-                   ("OverflowError", "cannot convert float infinity to integer"))
+                   ("OverflowError", "cannot convert float infinity to integer"),
+                   ("TypeError", "int() argument must be a string, a bytes-like object or a real number, not 'complex'"),
+                   ("TypeError", "float() argument must be a string or a real number, not 'complex'"))
 
 
 def is_int_cast_error(error: BaseException) -> bool:
@@ -82,14 +85,23 @@ class MixedDtypes:
         floats = [var for var in self.visible(scope, ("f",)) if var.kind == "arg"]
         if t == "i" and self.has("special_floats") and floats:
             leaves.append(lambda: self.int_of_float(scope, floats))
+        if t == "f" and self.has("special_floats") and floats and self.chance(20):
+            leaves.append(lambda: self.float_of_complex(scope, floats))
         return leaves
 
     def int_of_float(self, scope: Scope, floats: list[Var]) -> E:
         """``int(x)`` of a float argument, which may be NaN or infinite (special_floats), where Python
         raises ValueError / OverflowError: a cast of a traced float must raise them too, on the path
-        that reaches it."""
+        that reaches it. Sometimes ``int(jnp.complex64(x))``: Python's TypeError, a complex has no int."""
         self.used.add("special_floats")
-        return E(f"int({self.use(scope, self.pick(floats))})", FLOAT_ARG, False)
+        value = self.use(scope, self.pick(floats))
+        return E(f"int({self.pick([value] * 4 + [f'jnp.complex64({value})'])})", FLOAT_ARG, False)
+
+    def float_of_complex(self, scope: Scope, floats: list[Var]) -> E:
+        """``float(jnp.complex64(x))``: Python's TypeError, where the program reaches it (a cast of the
+        traced complex would drop the imaginary part)."""
+        self.used.add("special_floats")
+        return E(f"float(jnp.complex64({self.use(scope, self.pick(floats))}))", FLOAT_ARG, True)
 
     def prelude_kinds(self) -> list[str]:
         # a mixed value at the top level, before the control flow: visible where the function returns,
