@@ -4,7 +4,7 @@ an int8 sum wraps in int8); ``max`` / ``min`` of a narrow value and a Python num
 the located refusal of a staged choice, not the number wrapped or overflowed, and so is an int32
 beside a float (``max(n, 0.5)``: eager's int32 as it is, where float32 would lose it); an operand of more
 than one element raises eager's ``ValueError``; ``int()`` of a uint32 past int32's range raises where
-it would wrap. Each is compared with eager Python, value and dtype."""
+it would wrap; ``int()`` / ``float()`` of a complex raise eager's ``TypeError`` where eager reaches them. Each is compared with eager Python, value and dtype."""
 
 from __future__ import annotations
 
@@ -162,3 +162,45 @@ def test_int_of_a_uint32_past_int32_raises_where_it_would_wrap():
     assert int(autograph_lite.jit(bucket)(jnp.uint32(123))) == bucket(jnp.uint32(123)) == 123
     with pytest.raises(OverflowError, match="int32's range"):
         autograph_lite.jit(bucket)(jnp.uint32(3_000_000_123))
+
+
+def doubled_float(z):
+    return float(z) * 2
+
+
+def as_int(z):
+    return int(z)
+
+
+def doubled_where_positive(z, c):
+    return float(z) * 2 if c > 0 else 0.0
+
+
+def incremented_where_positive(z, c):
+    y = 1.0
+    if c > 0:
+        y = int(z) + 1
+    return y
+
+
+def raised(function, *args):
+    try:
+        function(*args)
+    except TypeError as error:
+        return type(error), str(error)
+    raise AssertionError(f"{function.__name__} raised nothing")
+
+
+@pytest.mark.parametrize("function", [doubled_float, as_int])
+def test_int_and_float_of_a_traced_complex_raise_eagers_type_error(function):
+    # eager: a complex has no real value (Python's TypeError); a cast would drop the imaginary part
+    z = jnp.complex64(3.7 + 5j)
+    assert raised(autograph_lite.jit(function), z) == raised(function, z)
+
+
+@pytest.mark.parametrize("function", [doubled_where_positive, incremented_where_positive])
+def test_a_cast_of_a_complex_raises_only_where_eager_reaches_it(function):
+    z = jnp.complex64(3.7 + 5j)
+    assert_same(autograph_lite.jit(function)(z, jnp.float32(-1.0)), function(z, jnp.float32(-1.0)))
+    assert raised(autograph_lite.jit(function), z, jnp.float32(1.0)) == raised(function, z, jnp.float32(1.0))
+

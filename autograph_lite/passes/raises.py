@@ -40,7 +40,7 @@ CHECK_OPERATORS = frozenset({"raise_", "assert_", "warn", "ld"})
 # with two arguments at most (a traced step of zero is eager's ``ValueError`` at run time).
 # ``int`` is not among them: of a traced float it checks for a NaN, an infinity or a number past the
 # int's range (runtime.builtins).
-_BUILTINS_WITHOUT_CHECKS = frozenset({"print", "min", "max", "sum", "any", "all", "float", "bool",
+_BUILTINS_WITHOUT_CHECKS = frozenset({"print", "min", "max", "sum", "any", "all", "bool",
                                       "enumerate", "zip", "range"})
 # Methods of Python's containers, taken for them (``trace.append(x)``): a user's method of one of these
 # names that raises under a traced condition reaches the caller as JAX's error (docs/semantics.md).
@@ -125,7 +125,8 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
     hold: a call of another function (a user function is converted when the call is traced, after
     ``autograph_lite.jit`` returned, and may raise under a traced condition), an index into a Python
     list (out of range: ``IndexError``), a ``range`` whose step may be a traced zero, ``int()`` (of a
-    traced NaN, infinity or number past the int's range), a lazy operand of ``and`` / ``or`` (an error
+    traced NaN, infinity or number past the int's range), ``int()`` / ``float()`` of a traced complex
+    in a staged branch (Python's TypeError, where eager runs it), a lazy operand of ``and`` / ``or`` (an error
     of Python's it raises after a traced operand). A builtin's name
     stands for the builtin unless ``defined_outside(name)`` (a global or a cell of that name) or the
     function binds that name itself."""

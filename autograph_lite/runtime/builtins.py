@@ -249,7 +249,7 @@ def _elements_as_truth(array: Any, name: str) -> Any:
 def _int(value: Any = 0, *args: Any) -> Any:
     if args or not any_traced(value):
         return builtins.int(value, *args)
-    array = _scalar(value)
+    array = _scalar(value, builtins.int)
     integer = jnp.result_type(int)
     if jnp.issubdtype(array.dtype, jnp.integer):
         advice = (f" (eager Python's int holds any {array.dtype.name}); keep the value a {array.dtype.name}, or "
@@ -281,16 +281,21 @@ def _refuse_floats_without_int_at_run_time(truncated: jax.Array, integer: Any, l
 def _float(value: Any = 0.0) -> Any:
     if not any_traced(value):
         return builtins.float(value)
-    return python_numbers.noted(converted(_scalar(value), jnp.result_type(float), weak=True))
+    return python_numbers.noted(converted(_scalar(value, builtins.float), jnp.result_type(float), weak=True))
 
 
-def _scalar(value: Any) -> jax.Array:
-    """A traced value that ``int()`` / ``float()`` make a Python number of: a scalar, as JAX's own
-    ``__int__`` / ``__float__`` ask. The number they give is weakly typed, as a Python number is beside
-    an array (``b * float(x)`` computes in ``b``'s bfloat16, ``u8 * int(k)`` wraps in uint8)."""
+def _scalar(value: Any, python_builtin: Callable[[Any], Any]) -> jax.Array:
+    """A traced value that ``int()`` / ``float()`` (``python_builtin``) make a Python number of: a real
+    scalar, as JAX's own ``__int__`` / ``__float__`` ask. The number they give is weakly typed, as a
+    Python number is beside an array (``b * float(x)`` computes in ``b``'s bfloat16, ``u8 * int(k)``
+    wraps in uint8). A complex one has no real value: JAX's methods make it a Python complex, which
+    ``python_builtin`` refuses with a TypeError; its dtype says so while tracing, so that error is
+    raised now (a cast would drop the imaginary part)."""
     array = jnp.asarray(value)
     if array.ndim:
         raise TypeError(f"Only scalar arrays can be converted to Python scalars; got arr.ndim={array.ndim}")
+    if jnp.issubdtype(array.dtype, jnp.complexfloating):
+        python_builtin(complex(0.0))  # Python's own TypeError, with eager's message
     return array
 
 
