@@ -59,7 +59,7 @@ FEATURES: dict[str, str] = {
     "indexing": "a module-level list / tuple of numbers or lambdas indexed by an int expression (program_indexing.py)",
     "raises": "raise E(msg) under a traced condition, assert cond[, msg] (program_raises.py)",
     "switch": "if / elif chains comparing one int with constants: one lax.switch (program_switch.py)",
-    "jax_refusals": "a boolean-mask index / a slice of int-expression size / a dict key, an int method or a list repeat count of int(k), located errors under jit (program_jax_refusals.py)",
+    "jax_refusals": "a boolean-mask index / a slice of int-expression size / a dict key, an int method or a list repeat count of int(k), math.floor / trunc / isnan of a traced value, located errors under jit (program_jax_refusals.py)",
     "iterators": "an iterator held in a variable (iter / enumerate of a list or a vector, map of a printing helper), "
     "drawn by a loop with a break, then read (program_iterators.py)",
     "stacked_lists": "lists appended to in loops, read by jnp.stack / jnp.array / len (program_stacked_lists.py)",
