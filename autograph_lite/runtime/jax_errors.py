@@ -16,6 +16,8 @@ only, as JAX's own filtering does (``JAX_TRACEBACK_FILTERING=off`` keeps them al
 from __future__ import annotations
 
 import dataclasses
+import linecache
+import math
 import os
 import re
 import sys
@@ -95,6 +97,23 @@ NUMBER_ATTRIBUTE = Kind(
     "Keep the value a Python number: make the arguments it is computed from static (static_argnums / "
     "static_argnames); or compute what {name} gives with jax.numpy from the traced value.",
 )
+ROUNDING = Kind(
+    "a traced value given to math.trunc (or floor / ceil / round), which asks it for __trunc__: JAX arrays "
+    "define none, so eager math.trunc of a JAX array raises this TypeError too (of a Python number it is an int)",
+    "Use jnp.trunc(x) (jnp.floor, jnp.ceil, jnp.round), a float array, with .astype(jnp.int32) where an int is "
+    "meant; or int(x), which truncates toward zero too.",
+)
+# math's functions that need a Python number (given a traced value: JAX's ConcretizationTypeError, or
+# ROUNDING's TypeError), and the jax.numpy call that computes each on the traced value.
+_SAME_NAME_IN_JNP = ("floor", "ceil", "trunc", "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
+                     "tan", "sinh", "cosh", "tanh", "isnan", "isinf", "isfinite", "copysign", "hypot", "degrees",
+                     "radians", "fmod", "ldexp", "frexp", "modf")
+_MATH_IN_JNP: dict[Any, str] = {
+    **{getattr(math, name): f"jnp.{name}(x)" for name in _SAME_NAME_IN_JNP},
+    math.asin: "jnp.arcsin(x)", math.acos: "jnp.arccos(x)", math.atan: "jnp.arctan(x)", math.atan2: "jnp.arctan2(y, x)",
+    math.pow: "jnp.power(x, y)", math.fabs: "jnp.abs(x)", complex: "jnp.asarray(x, jnp.complex64)",
+}
+_ROUNDED = (math.floor, math.ceil, math.trunc)  # an int eagerly; jnp's is a float array
 _CARRY_WHAT = ("a lax control-flow function (cond, switch, while_loop, fori_loop, scan) got branch outputs or "
                "a carry of different types")
 CARRY = Kind(
@@ -118,6 +137,8 @@ _SHAPE_MESSAGE = "Shapes must be 1D sequences of concrete values"
 _UNHASHABLE = re.compile(r"unhashable type: '\w*Tracer'$")
 _REPEATED = re.compile(r"unsupported operand type\(s\) for \*=?: '(list|tuple|str|\w*Tracer)' and "
                        r"'(list|tuple|str|\w*Tracer)'$")
+_MATH_CALL = re.compile(r"(?<![\w.])(math\.\w+|complex)\s*\(")
+_NO_ROUNDING = re.compile(r"type \w*Tracer doesn't define __(trunc|floor|ceil|round)__ method$")
 _NO_ATTRIBUTE = re.compile(r"\w*Tracer has no attribute (\w+)$")
 _NUMBER_ATTRIBUTES = frozenset().union(*(dir(kind) for kind in (int, float, complex)))
 _CARRY_MESSAGE = re.compile(r"must have (identical|equal|same) (output )?types?|must have same type structure")
@@ -156,6 +177,8 @@ def kind_of(error: BaseException) -> Kind | None:
         return SLICE
     if type(error) is TypeError and message.startswith(_SHAPE_MESSAGE):
         return SHAPE
+    if type(error) is TypeError and _NO_ROUNDING.match(message):
+        return ROUNDING
     if type(error) is TypeError and _CARRY_MESSAGE.search(message):
         return _carry_kind(message)
     return None
@@ -170,6 +193,30 @@ def _number_attribute(message: str) -> Kind | None:
         return None
     name = f"`.{found.group(1)}`"
     return Kind(NUMBER_ATTRIBUTE.what.format(name=name), NUMBER_ATTRIBUTE.hint.format(name=name))
+
+
+def _math_kind(location: Location) -> Kind | None:
+    """The kind naming the jax.numpy call for each of math's functions (or ``complex``) that the user's
+    line calls by name (``math.floor(x)``), when it calls any: such a call of a module's function runs
+    as it is, with no frame of ours to say which one the traced value was given to."""
+    called = dict.fromkeys(_MATH_CALL.findall(linecache.getline(location.filename, location.lineno)))
+    functions = [function for function in (_math_function(name) for name in called) if function in _MATH_IN_JNP]
+    if not functions:
+        return None
+    names = [f"{_math_name(function)}()" for function in functions]
+    fixes = "; ".join(f"{_MATH_IN_JNP[function]} for {_math_name(function)}()" for function in functions)
+    integer = " (a float array: .astype(jnp.int32) where an int is meant)" if set(functions) & set(_ROUNDED) else ""
+    return Kind(f"a traced value given to {' or '.join(names)}, which needs a Python number: its value is known "
+                "only when the program runs",
+                f"Use {fixes}{integer}: jax.numpy computes it on the traced value.")
+
+
+def _math_function(name: str) -> Any:
+    return complex if name == "complex" else getattr(math, name.removeprefix("math."), None)
+
+
+def _math_name(function: Any) -> str:
+    return "complex" if function is complex else f"math.{function.__name__}"
 
 
 def _carry_kind(message: str) -> Kind:
@@ -221,6 +268,8 @@ def located(error: BaseException) -> TracedValueError:
     # The catching function's own frame is converted code: there is always one.
     assert kind is not None and user, "only errors that translates() accepts are located"
     location = Location(user[-1].frame.f_code.co_filename, user[-1].line)
+    if kind in (CONCRETE, ROUNDING):
+        kind = _math_kind(location) or kind
     message = f"{kind.what} (JAX's {type(error).__name__}){_why(error, frames)}"
     translated = _located_class(type(error))(message, location, kind.hint)
     caught_at = error.__traceback__
