@@ -7,7 +7,6 @@ functions carry the user's names and lines into JAX's own messages, and a traceb
 ``python script.py`` shows no frame of autograph_lite.
 """
 
-import math
 import operator
 import subprocess
 import sys
@@ -373,57 +372,3 @@ def test_an_attribute_no_python_number_has_is_left_as_jax_raised_it():
     with pytest.raises(AttributeError) as raised:
         autograph_lite.jit(misspelled)(F32(1.0))
     assert not isinstance(raised.value, ConversionError)
-
-
-def whole_part(x):
-    return math.trunc(x)
-
-
-def whole_part_past_a_bound(x):
-    return math.trunc(x) if x > 100 else 0
-
-
-def rounded_down(x):
-    return math.floor(x) + 1
-
-
-def root(x):
-    return math.sqrt(x) * 2
-
-
-def flagged(x):
-    return math.isnan(x) or math.isinf(x)
-
-
-def as_complex(x):
-    return complex(x)
-
-
-@pytest.mark.parametrize("function,called,fix", [
-    (whole_part, "math.trunc", "jnp.trunc(x)"), (whole_part_past_a_bound, "math.trunc", "jnp.trunc(x)"),
-    (rounded_down, "math.floor", "jnp.floor(x)"), (root, "math.sqrt", "jnp.sqrt(x)"),
-    (flagged, "math.isnan", "jnp.isnan(x)"), (as_complex, "complex", "jnp.asarray(x, jnp.complex64)"),
-])
-def test_a_traced_value_given_to_maths_function_is_located_and_names_its_jnp_call(function, called, fix):
-    # math.trunc raised JAX's unlocated "type DynamicJaxprTracer doesn't define __trunc__ method";
-    # the others a located error whose fix named no jax.numpy function
-    error = located_error(function, F32(2.5), expected=TypeError)
-    line = function.__code__.co_firstlineno + 1
-    assert str(error).startswith(f"{function.__code__.co_filename}:{line}: a traced value given to {called}()"), error
-    assert fix in error.hint
-
-
-def whole_part_in_jnp(x):
-    return jnp.trunc(x).astype(jnp.int32) if x > 100 else 0
-
-
-def rounded_down_in_jnp(x):
-    return jnp.floor(x).astype(jnp.int32) + 1
-
-
-@pytest.mark.parametrize("function,fixed", [(whole_part_past_a_bound, whole_part_in_jnp), (rounded_down, rounded_down_in_jnp)])
-def test_the_jnp_call_the_hint_names_computes_what_eager_math_does(function, fixed):
-    for x in (F32(1.0), F32(250.7), F32(-3.5)):
-        expected = function(float(x))  # eager math of the Python number
-        assert_same(autograph_lite.jit(fixed)(x), expected)
-        assert int(autograph_lite.jit(fixed)(x)) == expected
