@@ -32,7 +32,8 @@ FEATURES: dict[str, str] = {
     "vectors": "1-D array values",
     # Not supported by the converter when the generator was written; off unless asked for.
     "break_continue": "break / continue (at the end of if branches, or of a loop body) in loops",
-    "loop_else": "for ... else / while ... else (only with break_continue)",
+    "loop_else": "for ... else / while ... else (with break_continue or return_in_loop); an else may end with a "
+    "return (program_loops.py)",
     "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return (program_loops.py)",
     "minmax_builtins": "min(a, b) / max(a, b) / abs(a) on traced values",
     "special_floats": "float inputs that may be NaN, +-inf or -0.0, and int() of them, int() / float() of a complex64 "

@@ -10,6 +10,7 @@ augmented assignments of the loop nest (:meth:`Loops.loop_scope`).
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Sequence
 
@@ -72,17 +73,27 @@ class Loops:
         for name in [name for name in after.defined if name in deleted]:
             after.maybe[name] = after.defined.pop(name)
             self.maybe_used.add(name)
-        if self.has("loop_else") and self.has("break_continue") and self.chance(20):
-            orelse = self.block(after, dataclasses.replace(ctx, depth=ctx.depth + 1), 2)
+        if self.has("loop_else") and (self.has("break_continue") or self.has("return_in_loop")) and self.chance(20):
+            orelse = self.loop_else(after, ctx)
             text += ["else:"] + indent(orelse.lines)
-            if orelse.exits:
-                return Block(text, after, True, orelse.returns)
-            after = merge_scopes(after, [orelse.scope])
+            if orelse.exits and not _breaks_own_loop(body.lines):
+                return Block(text, after, True, orelse.returns)  # only a break skips the else
+            if not orelse.exits:
+                after = merge_scopes(after, [orelse.scope])
         # names first assigned in the body, and the loop targets, are bound only if it ran at least once
         for name, var in {**body.scope.defined, **body.scope.maybe}.items():
             if name not in after.defined:
                 after.maybe[name] = var
         return Block(text, after)
+
+    def loop_else(self, after: Scope, ctx: Ctx) -> Block:
+        """A loop's ``else``, ending with a ``return`` at times where the loop may return (a search's
+        ``for ... else: return not_found``): with no ``break`` in the body, nothing follows the loop."""
+        orelse = self.block(after, dataclasses.replace(ctx, depth=ctx.depth + 1), 2)
+        may_return = self.has("early_return") and (not ctx.loops or self.has("return_in_loop"))
+        if orelse.exits or not may_return or not self.chance(40):
+            return orelse
+        return Block(orelse.lines + [self.return_statement(orelse.scope)], orelse.scope, True, True)
 
     def stmt_for_static(self, scope: Scope, ctx: Ctx) -> Block:
         index = self.fresh("i")
@@ -176,3 +187,18 @@ class Loops:
                           first_lines=[f"{counter} = {counter} + 1"])
         return block
 
+
+
+def _breaks_own_loop(body: list[str]) -> bool:
+    """Whether the loop body ``body`` (lines of source) holds a ``break`` of its own loop (one in a
+    nested loop's body belongs to that loop; one in its ``else`` to the outer loop)."""
+    pending: list[ast.AST] = list(ast.parse("\n".join(["while True:"] + indent(body))).body[0].body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.While)):
+            pending.extend(node.orelse)
+        elif not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            pending.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr))
+    return False

@@ -153,3 +153,54 @@ def test_while_true_left_only_by_return(x):
     # Python's implicit `return None` after an endless loop is no path: it was taken for one, and the
     # staged choice between None and the tuple refused
     assert_equivalent(grows_until_large, F32(x))
+
+
+DFA_TABLE = jnp.asarray([[0, 1, 2, -1], [1, 1, 3, -1], [2, 3, 2, 2], [3, 3, 3, -1]], I32)
+
+
+def dfa_accepts(chars, table):
+    s = 0
+    for c in chars:
+        s = table[s, c]
+        if s < 0:
+            return False
+    else:
+        return s == 3
+
+
+def drain(x):
+    while x > 0:
+        x = x - 3
+        if x == 1:
+            return 100
+    else:
+        return x
+
+
+def first_pair_above(xs, limit):
+    for i in range(3):
+        for j in range(3):
+            if xs[i] + j > limit:
+                return i * 10 + j
+        else:
+            continue
+    else:
+        return -1
+
+
+@pytest.mark.parametrize("chars", [[1, 2], [1, 3], [0, 0]])
+def test_a_for_else_that_returns_ends_every_path(chars):
+    # no break: only a return in the body skips the else, so no path reaches Python's implicit
+    # `return None` (it was taken for one, and the staged choice between None and a bool refused)
+    assert_equivalent(dfa_accepts, jnp.asarray(chars, I32), DFA_TABLE)
+
+
+@pytest.mark.parametrize("x", [10, 9, -2])
+def test_a_while_else_that_returns_ends_every_path(x):
+    assert_equivalent(drain, I32(x))
+
+
+@pytest.mark.parametrize("limit", [2.5, 9.0])
+def test_a_loop_else_that_continues_inside_one_that_returns(limit):
+    assert_equivalent(first_pair_above, jnp.asarray([1.0, 2.0, 3.0], F32), F32(limit))
+

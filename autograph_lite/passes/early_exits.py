@@ -42,9 +42,8 @@ from ..analysis import blocks
 from ..errors import Location, UnsupportedSyntaxError
 from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
 from . import nodes
+from .exit_paths import EXITS, LOOPS, always_exits, always_returns, contains, contains_own
 from .facts import ScopeFacts
-
-_LOOPS, _EXITS = (gast.For, gast.While), (gast.Return, gast.Break, gast.Continue)
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -61,7 +60,7 @@ def _rewrite_body(
     body: list[gast.stmt], locate: Callable[[gast.AST], Location], stop_tests: dict[gast.For, gast.expr]
 ) -> list[gast.stmt]:
     """The function's new body: lifted returns where they suffice, flags otherwise."""
-    if _has_nested_return(body) and not _always_returns(body):
+    if _has_nested_return(body) and not always_returns(body):
         line = _last_line(body)
         body.append(nodes.return_statement(nodes.constant(None, line), line))
     if not _has_nested_return(body):
@@ -85,10 +84,10 @@ def _lift(statements: list[gast.stmt]) -> list[gast.stmt]:
         result.append(statement)
         if isinstance(statement, gast.Return):
             return result  # anything after it is unreachable
-        if not (isinstance(statement, gast.If) and _contains(statement, gast.Return)):
+        if not (isinstance(statement, gast.If) and contains(statement, gast.Return)):
             continue
         rest = statements[index + 1:]
-        body_returns, orelse_returns = _always_returns(statement.body), _always_returns(statement.orelse)
+        body_returns, orelse_returns = always_returns(statement.body), always_returns(statement.orelse)
         if rest and not body_returns and not orelse_returns:
             if not (len(rest) == 1 and isinstance(rest[0], gast.Return)):
                 result.extend(rest)  # not liftable: the flag rewrite will take it
@@ -109,11 +108,11 @@ def _returns_only_at_path_ends(statements: list[gast.stmt]) -> bool:
     for index, statement in enumerate(statements):
         last = index == len(statements) - 1
         if isinstance(statement, gast.If):
-            if _contains(statement, gast.Return) and not (
+            if contains(statement, gast.Return) and not (
                 last and _returns_only_at_path_ends(statement.body) and _returns_only_at_path_ends(statement.orelse)
             ):
                 return False
-        elif _contains(statement, gast.Return) and not (last and isinstance(statement, gast.Return)):
+        elif contains(statement, gast.Return) and not (last and isinstance(statement, gast.Return)):
             return False
     return True
 
@@ -153,7 +152,7 @@ class _Flags:
     def block(self, statements: list[gast.stmt], loop: _LoopFlags | None) -> list[gast.stmt]:
         result: list[gast.stmt] = []
         for index, statement in enumerate(statements):
-            exits, always = self.flags_set_by(statement, loop), _always_exits([statement])
+            exits, always = self.flags_set_by(statement, loop), always_exits([statement])
             rest = statements[index + 1:]
             if exits and rest and _into_the_branch_that_falls_through(statement, rest):
                 return result + self.statement(statement, loop)
@@ -178,7 +177,7 @@ class _Flags:
             node.body = self.block(node.body, loop) or [nodes.pass_statement(node.lineno)]
             node.orelse = self.block(node.orelse, loop)
             return [node]
-        if isinstance(node, _LOOPS):
+        if isinstance(node, LOOPS):
             return self.loop(node, loop)
         if isinstance(node, gast.With):
             node.body = self.block(node.body, loop) or [nodes.pass_statement(node.lineno)]
@@ -216,11 +215,11 @@ class _Flags:
     def loop(self, node: gast.For | gast.While, outer: _LoopFlags | None) -> list[gast.stmt]:
         line = node.lineno
         flags = _LoopFlags(
-            break_flag=f"{PREFIX}break_L{line}" if _contains_own(node.body, gast.Break) else None,
-            continue_flag=f"{PREFIX}continue_L{line}" if _contains_own(node.body, gast.Continue) else None,
+            break_flag=f"{PREFIX}break_L{line}" if contains_own(node.body, gast.Break) else None,
+            continue_flag=f"{PREFIX}continue_L{line}" if contains_own(node.body, gast.Continue) else None,
         )
         stops = [flags.break_flag] if flags.break_flag else []
-        if self.return_flag and _contains(node, gast.Return):
+        if self.return_flag and contains(node, gast.Return):
             stops.append(RETURNED)
         node.body = self.block(node.body, flags)
         if flags.continue_flag:
@@ -241,12 +240,12 @@ class _Flags:
     def flags_set_by(self, node: gast.AST, loop: _LoopFlags | None) -> set[str]:
         """The flags that ``node`` may set, seen from the block that holds it."""
         flags: set[str] = set()
-        if self.return_flag and _contains(node, gast.Return):
+        if self.return_flag and contains(node, gast.Return):
             flags.add(RETURNED)
         if loop is not None:
-            if loop.break_flag and _contains_own([node], gast.Break):
+            if loop.break_flag and contains_own([node], gast.Break):
                 flags.add(loop.break_flag)
-            if loop.continue_flag and _contains_own([node], gast.Continue):
+            if loop.continue_flag and contains_own([node], gast.Continue):
                 flags.add(loop.continue_flag)
         return flags
 
@@ -257,7 +256,7 @@ def _into_the_branch_that_falls_through(statement: gast.stmt, rest: list[gast.st
     (a guard after the ``if`` would read it where the exiting branch left it unbound)."""
     if not isinstance(statement, gast.If):
         return False
-    body_exits, orelse_exits = _always_exits(statement.body), _always_exits(statement.orelse)
+    body_exits, orelse_exits = always_exits(statement.body), always_exits(statement.orelse)
     if body_exits and not orelse_exits:
         statement.orelse = statement.orelse + rest
         return True
@@ -338,60 +337,16 @@ def _return_statement(body: list[gast.stmt]) -> gast.stmt:
 def _needs_rewrite(body: list[gast.stmt]) -> bool:
     """A nested ``return`` (``_has_nested_return``) or any ``break`` / ``continue``, found in one walk."""
     own = (statement for statement in body if not isinstance(statement, gast.Return))
-    return any(isinstance(node, _EXITS) for statement in own for node in blocks.statements_within([statement]))
+    return any(isinstance(node, EXITS) for statement in own for node in blocks.statements_within([statement]))
 
 
 def _has_nested_return(body: list[gast.stmt]) -> bool:
     """A ``return`` inside any compound statement (``if``, loops, ``with``, ``try``)."""
-    return any(not isinstance(s, gast.Return) and _contains(s, gast.Return) for s in body)
+    return any(not isinstance(s, gast.Return) and contains(s, gast.Return) for s in body)
 
 
 def _any_loop_exit(body: list[gast.stmt]) -> bool:
-    return any(isinstance(n, _LOOPS) and _contains(n, gast.Return) for n in blocks.statements_within(body))
-
-
-def _always_returns(statements: list[gast.stmt]) -> bool:
-    """Whether no path falls through ``statements``. A ``try`` falls through only by its body (with its
-    ``else``) or a handler, unless its ``finally`` returns; a ``with`` may always fall through: its
-    context manager may suppress an exception. Nor does a ``while True:`` with no ``break`` of its own."""
-    for statement in statements:
-        endless = isinstance(statement, gast.While) and getattr(statement.test, "value", 0) is True
-        if isinstance(statement, (gast.Return, gast.Raise)) or (endless and not _contains_own(statement.body, gast.Break)):
-            return True
-        if isinstance(statement, gast.If) and _always_returns(statement.body) and _always_returns(statement.orelse):
-            return True
-        if isinstance(statement, blocks.TRY_STATEMENTS) and (_always_returns(statement.finalbody) or (
-            _always_returns(statement.body + statement.orelse) and all(_always_returns(h.body) for h in statement.handlers)
-        )):
-            return True
-    return False
-
-
-def _always_exits(statements: list[gast.stmt]) -> bool:
-    for statement in statements:
-        if isinstance(statement, _EXITS):
-            return True
-        if isinstance(statement, gast.If) and _always_exits(statement.body) and _always_exits(statement.orelse):
-            return True
-    return False
-
-
-def _contains(node: gast.AST, kind: type) -> bool:
-    return not isinstance(node, blocks.SCOPES) and blocks.contains([node], kind)
-
-
-def _contains_own(statements: list[gast.stmt], kind: type) -> bool:
-    """Whether ``statements`` hold a ``break`` / ``continue`` that belongs to the enclosing loop."""
-    pending = list(statements)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, kind):
-            return True
-        if isinstance(node, _LOOPS):
-            pending.extend(node.orelse)  # a loop's own body consumes its break / continue
-        elif not isinstance(node, blocks.SCOPES):
-            pending.extend(blocks.child_statements(node))
-    return False
+    return any(isinstance(n, LOOPS) and contains(n, gast.Return) for n in blocks.statements_within(body))
 
 
 def _last_line(statements: list[gast.stmt]) -> int:
