@@ -31,7 +31,8 @@ FEATURES: dict[str, str] = {
     "jnp_calls": "jnp.where / jnp.clip / jnp.sum / jnp.any ... in expressions",
     "vectors": "1-D array values",
     # Not supported by the converter when the generator was written; off unless asked for.
-    "break_continue": "break / continue (at the end of if branches, or of a loop body) in loops",
+    "break_continue": "break / continue (at the end of if branches, or of a loop body) in loops; `while pending:` "
+    "over a non-empty list or tuple, left by a break (program_loops.py)",
     "loop_else": "for ... else / while ... else (with break_continue or return_in_loop); an else may end with a "
     "return (program_loops.py)",
     "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return (program_loops.py)",

@@ -148,6 +148,18 @@ class Loops:
         block = self.loop([f"{counter} = 0", "while True:"], [], before, ctx, "while", first_lines=first)
         return dataclasses.replace(block, exits=True, returns=True)  # nothing follows it
 
+    def container_while(self, scope: Scope, ctx: Ctx) -> Block:
+        """``while pending:`` over a non-empty Python list or tuple, left by a ``break`` on a (mostly traced)
+        condition that a counter bounds: the test's truth is a concrete ``True`` beside a traced exit."""
+        counter, pending = self.fresh("w"), self.fresh("p")
+        before = scope.copy()
+        before.define(Var(counter, "i", MAX_TRIPS, "target"))
+        test = f"{counter} >= {self.draw(st.integers(1, 4))} or {self.condition(self.loop_scope(before)).text}"
+        first = [f"{counter} = {counter} + 1", f"if {test}:", "    break"]
+        container = self.pick([f"[{counter}]", "(0, 1)", "[0.5, 1.5]"])
+        header = [f"{counter} = 0", f"{pending} = {container}", f"while {pending}:"]
+        return self.loop(header, [], before, ctx, "while", first_lines=first)
+
     def stmt_flag_while(self, scope: Scope, ctx: Ctx) -> Block:
         """``d = False; while not d:`` whose first iteration sets ``d`` from a (mostly traced) condition:
         a test concrete on entry and traced after one iteration, with the body's Python numbers
@@ -168,6 +180,8 @@ class Loops:
         if self.has("return_in_loop") and not self.has("break_continue") and not ctx.loops and ctx.depth == 0 \
                 and self.chance(20):
             return self.endless_while(scope, ctx)
+        if self.has("break_continue") and self.chance(15):
+            return self.container_while(scope, ctx)
         counter = self.fresh("w")
         limits = [str(self.draw(st.integers(2, 5)))]
         limits += [v.name for v in self.visible(scope, ("i",)) if v.kind == "arg"]

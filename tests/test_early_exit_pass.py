@@ -126,7 +126,7 @@ def test_a_return_in_a_while_loop_sets_a_flag_that_the_test_checks():
         def f(n):
             _ag_returned = False
             i = 0
-            while not _ag_returned and i < n:
+            while not _ag_returned and (not not i < n):
                 if i * i > n:
                     _ag_retval = i
                     _ag_returned = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 import pytest
-from support import assert_equivalent
+from support import assert_equivalent, conversion_error, where
 from test_loops import F32, I32, staged
 
 import autograph_lite
@@ -204,3 +204,46 @@ def test_a_while_else_that_returns_ends_every_path(x):
 def test_a_loop_else_that_continues_inside_one_that_returns(limit):
     assert_equivalent(first_pair_above, jnp.asarray([1.0, 2.0, 3.0], F32), F32(limit))
 
+
+def steps_until_above(x):
+    n = 0
+    pending = [0]
+    while pending:
+        n += 1
+        if x < n:
+            break
+    return n
+
+
+def steps_over_a_tuple(x):
+    n = 0
+    while (1, 2):
+        n += 1
+        if x < n:
+            return n * 2.0
+    return -1.0
+
+
+def total_until_above(xs, limit):
+    rows = list(xs)
+    total = 0.0
+    while rows:
+        v = rows.pop()
+        if v > limit:
+            break
+        total = total + v
+    return total
+
+
+@pytest.mark.parametrize("x", [0.5, 2.5])
+def test_a_while_over_a_list_left_by_a_traced_break(x):
+    # the exit flag is traced and the list's truth a Python True: joined by their truths, not their
+    # values (a traced choice between a bool and a list was refused as an `and` the user never wrote)
+    assert_equivalent(steps_until_above, F32(x))
+    assert_equivalent(steps_over_a_tuple, F32(x))
+
+
+def test_a_while_over_a_list_it_pops_is_refused_at_the_pop():
+    message = conversion_error(total_until_above, jnp.asarray([1.0, 6.0, 5.0, 2.0], F32), F32(4.0))
+    assert message.startswith(where(total_until_above, "rows.pop()"))
+    assert "list.pop()" in message and "`and`" not in message

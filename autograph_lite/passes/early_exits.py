@@ -10,8 +10,10 @@ branches that fall through (only one copy runs). Every return then ends a path a
 
 **Flags** (everything else). ``break`` / ``continue`` set a per-loop flag (``_ag_break_L12``,
 ``_ag_continue_L12``) and ``return`` sets ``_ag_returned``; the statements after one that may have
-exited are guarded by ``if not flag:``; a ``while`` test starts with ``not flag``, and a ``for`` loop
-gets a *stop test* (see below) that the loop operator checks before each iteration.
+exited are guarded by ``if not flag:``; a ``while`` test becomes ``not flag and not not test`` (the
+test's truth, which is all Python's ``while`` takes of it: a flag staged at run time could not choose
+between itself and a list or an array), and a ``for`` loop gets a *stop test* (see below) that the
+loop operator checks before each iteration.
 A loop's ``else`` runs under ``if not break_flag:``. The flags are ordinary variables: concrete ones
 keep Python's control flow, traced ones become ``lax.cond`` / loop-carried booleans.
 
@@ -227,7 +229,7 @@ class _Flags:
         if stops:
             keep_going = nodes.none_of(stops, line)
             if isinstance(node, gast.While):
-                node.test = nodes.both(keep_going, node.test, line)
+                node.test = nodes.both(keep_going, nodes.truth(node.test, line), line)
             else:
                 self.stop_tests[node] = keep_going
         after = self.block(node.orelse, outer)

@@ -129,6 +129,14 @@ def both(left: gast.expr, right: gast.expr, line: int) -> gast.BoolOp:
     return _at(gast.BoolOp(op=gast.And(), values=[left, right]), line)
 
 
+def truth(value: gast.expr, line: int) -> gast.UnaryOp:
+    """``not not value``: the truth of ``value``, which is all that a ``while`` or ``if`` takes of its test.
+    Joined to a flag by ``and``, the truth is what may be chosen at run time, never the value: a
+    list's or an array's value could not be (its shape is not the flag's)."""
+    negated = _at(gast.UnaryOp(op=gast.Not(), operand=value), line)
+    return _at(gast.UnaryOp(op=gast.Not(), operand=negated), line)
+
+
 def pass_statement(line: int) -> gast.Pass:
     return _at(gast.Pass(), line)
 
