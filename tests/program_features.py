@@ -68,7 +68,8 @@ FEATURES: dict[str, str] = {
     "transform_arguments": "module-level helpers with an if passed to jax.grad / map / functools.reduce / tree_map "
     "(program_transforms.py)",
     "big_ints": "int constants and an int argument beyond 2**24, where float32 is no longer exact (program_mixed_dtypes.py); "
-    "traced ranges whose span is past int32's (program_loops.py)",
+    "traced ranges whose span is past int32's; static ranges and enumerate starts past int32's, read as i % 7 "
+    "(program_loops.py)",
     "mixed_dtypes": "ternaries, and / or, max / min, if branches and loop carries with int / float / bool operands "
     "(program_mixed_dtypes.py)",
     "narrow_dtypes": "a float16 / bfloat16 / (u)int8 / (u)int16 argument beside Python numbers near and past its "

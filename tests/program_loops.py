@@ -40,6 +40,11 @@ WIDE_RANGES = (
     "range(-2147483647 + {n}, {n} * 300000000, 900000000)",
 )
 
+# Static ranges and enumerate starts whose Python ints are past int32's (big_ints): eager counts them exactly.
+WIDE_STATIC_RANGES = ("range(0, 4294967296, 1073741824)", "range(2147483646, 2147483649)",
+                      "range(-2147483647, -2147483651, -1)", "range(4294967296, 4294967299)")
+WIDE_STARTS = ("2147483646", "-2147483650", "4294967295")
+
 
 class Loops:
     """Loop statements (``stmt_for_static``, ``stmt_for_traced``, ``stmt_array_loop``, ...)."""
@@ -96,6 +101,8 @@ class Loops:
         return Block(orelse.lines + [self.return_statement(orelse.scope)], orelse.scope, True, True)
 
     def stmt_for_static(self, scope: Scope, ctx: Ctx) -> Block:
+        if self.has("big_ints") and self.chance(40):
+            return self.wide_static_loop(scope, ctx)
         index = self.fresh("i")
         options = [("range(3)", 3), ("range(1, 4)", 4), ("range(4, 0, -1)", 4)]
         vectors = self.visible(scope, VECTORS)
@@ -103,6 +110,24 @@ class Loops:
             options.append((f"range(len({self.use(scope, self.pick(vectors))}))", self.length))
         iterable, bound = self.pick(options)
         return self.loop([f"for {index} in {iterable}:"], [Var(index, "i", bound, "target")], scope, ctx, "for")
+
+    def wide_static_loop(self, scope: Scope, ctx: Ctx) -> Block:
+        """A static ``range`` / ``enumerate(start=)`` whose Python ints are past int32's, read reduced in
+        Python (``i % 7``: an int32 index would wrap first), so that eager's arithmetic never meets int32."""
+        self.used.add("big_ints")
+        index, reduced = self.fresh("i"), self.fresh("k")
+        vectors = self.visible(scope, VECTORS)
+        header, targets = f"for {index} in {self.pick(WIDE_STATIC_RANGES)}:", []
+        if vectors and self.chance(40):
+            vector, row = self.pick(vectors), self.fresh("r")
+            header = f"for {index}, {row} in enumerate({self.use(scope, vector)}, start={self.pick(WIDE_STARTS)}):"
+            targets = [Var(row, vector.type[1:], vector.bound, "target")]
+        modulus = self.pick([5, 7])
+        first = [f"{reduced} = {index} % {modulus}"]
+        if self.numeric_locals(scope):  # a carried value that the index decides
+            first.append(self.loop_variable_read(self.numeric_locals(scope), reduced))
+        return self.loop([header], targets + [Var(reduced, "i", modulus - 1, "target")], scope, ctx, "for",
+                         first_lines=first)
 
     def stmt_for_traced(self, scope: Scope, ctx: Ctx) -> Block:
         index = self.fresh("i")

@@ -40,6 +40,7 @@ ENTRIES = {
     "structure_change_in_branches": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "none_versus_array_in_branches": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "string_result_of_branches": (autograph_lite.StagingTypeError, (F32(1.0),)),
+    "staged_range_past_int32": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "function_result_of_branches": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "inconsistent_returns": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "tuple_versus_scalar_returns": (autograph_lite.StagingTypeError, (F32(1.0),)),

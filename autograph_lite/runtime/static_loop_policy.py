@@ -37,6 +37,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.extend import core as jex_core
 
+from ..errors import StagingTypeError
 from . import appends, effects, report, traced_bodies
 from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
@@ -55,7 +56,9 @@ class StaticSequence:
 
     ``first`` is where the counter starts: a ``range(1, n)``'s items are the counter itself, from 1, as
     a hand-written ``fori_loop(1, n)`` counts (no addition per iteration); it is 0 wherever there are
-    ``xs`` to index.
+    ``xs`` to index. ``python_ints`` are the Python ints a staged item is computed from or reaches (a
+    range's first and last values and its step, an enumerate's first and last counts): staged, they
+    are the counter's integer type, which must hold them (:func:`_past_the_counter`).
     """
 
     length: int
@@ -64,6 +67,7 @@ class StaticSequence:
     uses_index: bool
     traced_data: bool
     first: int = 0
+    python_ints: tuple[int, ...] = ()
 
     def item_counted_from_zero(self, k: Any, x: Any) -> Any:
         """The item at ``k`` of a counter that starts at 0 (an ``enumerate`` or ``zip`` around this one)."""
@@ -74,9 +78,10 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
     """Describe ``iterable`` when its length is static and it can be indexed by a traced counter."""
     if isinstance(iterable, range):
         start, step = iterable.start, iterable.step
+        ints = (iterable[0], iterable[-1], step) if iterable else ()
         if step == 1:
-            return StaticSequence(len(iterable), None, lambda k, _: k, True, False, start)
-        return StaticSequence(len(iterable), None, lambda k, _: start + k * step, True, False)
+            return StaticSequence(len(iterable), None, lambda k, _: k, True, False, start, ints)
+        return StaticSequence(len(iterable), None, lambda k, _: start + k * step, True, False, 0, ints)
     if isinstance(iterable, jax.Array) and iterable.ndim >= 1:
         return StaticSequence(iterable.shape[0], iterable, lambda _, x: x, False, is_traced(iterable))
     if isinstance(iterable, Enumerate):
@@ -89,7 +94,9 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
             count = k if isinstance(start, int) and start == 0 else as_python_int(start + k)
             return count, inner.item_counted_from_zero(k, x)
 
-        return StaticSequence(inner.length, inner.xs, enumerated_item, True, inner.traced_data or is_traced(start))
+        counts = (start, start + inner.length - 1) if isinstance(start, int) else ()
+        return StaticSequence(inner.length, inner.xs, enumerated_item, True, inner.traced_data or is_traced(start),
+                              python_ints=inner.python_ints + counts)
     if isinstance(iterable, Zip):
         found = [static_sequence(i) for i in iterable.iterables]
         parts = [p for p in found if p is not None]
@@ -101,9 +108,8 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         def zipped_item(k: Any, x: Any) -> tuple[Any, ...]:
             return tuple(p.item_counted_from_zero(k, xi) for p, xi in zip(parts, x))
 
-        return StaticSequence(
-            length, xs, zipped_item, any(p.uses_index for p in parts), any(p.traced_data for p in parts)
-        )
+        return StaticSequence(length, xs, zipped_item, any(p.uses_index for p in parts),
+                              any(p.traced_data for p in parts), python_ints=sum((p.python_ints for p in parts), ()))
     return None
 
 
@@ -128,6 +134,16 @@ def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, b
         return Decision("zero iterations")
     if mode == "unroll":
         return Decision("unroll(...) or static_loops='unroll'")
+    past_the_counter = _past_the_counter(sequence)
+    if past_the_counter and mode == "stage":
+        raise StagingTypeError(
+            f"this `for` loop marked stage(...) {past_the_counter}: staged, it would wrap around",
+            location_of(body),
+            "Write autograph_lite.unroll(...) in place of stage(...): the loop then runs as Python, with "
+            "Python ints, as eagerly.",
+        )
+    if past_the_counter:
+        return Decision(past_the_counter)
     if mode == "stage":
         return Decision("")
     if effect:
@@ -139,6 +155,16 @@ def why_python(sequence: StaticSequence | None, mode: str, effect: str | None, b
         # (an effect no check sees, in a helper, would happen an extra time).
         return Decision("no JAX transformation is running")
     return _staging_pays(sequence, body, state, names, fates)
+
+
+def _past_the_counter(sequence: StaticSequence) -> str:
+    """Why the loop's Python ints cannot be a staged loop's index, or "": a staged index is the
+    counter's integer type (int32, int64 under jax_enable_x64), where eager Python's ints do not wrap."""
+    counter = jnp.iinfo(python_int_counter().dtype)
+    outside = [value for value in sequence.python_ints if not counter.min <= value <= counter.max]
+    if not outside:
+        return ""
+    return f"counts with the Python int {outside[0]}, past the {counter.dtype.name} of a staged loop's index"
 
 
 def _staging_pays(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[str, ...],

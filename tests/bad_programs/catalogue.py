@@ -355,3 +355,10 @@ def draw_after_traced_break(xs):
         if total > 2:
             break
     return next(pairs, (0, 0.0))[1]  # error: was drawn from by the `for` loop at
+
+
+def staged_range_past_int32(x):
+    acc = x
+    for i in autograph_lite.stage(range(0, 2**32, 2**30)):  # error: past the int32 of a staged loop's index
+        acc = acc + i // 2**30
+    return acc
