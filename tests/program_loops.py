@@ -81,10 +81,11 @@ class Loops:
         if self.has("loop_else") and (self.has("break_continue") or self.has("return_in_loop")) and self.chance(20):
             orelse = self.loop_else(after, ctx)
             text += ["else:"] + indent(orelse.lines)
-            if orelse.exits and not _breaks_own_loop(body.lines):
-                return Block(text, after, True, orelse.returns)  # only a break skips the else
-            if not orelse.exits:
-                after = merge_scopes(after, [orelse.scope])
+            breaks = _breaks_own_loop(lines)  # only a break skips the else
+            if orelse.exits and not breaks:
+                return Block(text, after, True, orelse.returns)
+            if not orelse.exits:  # what the else assigns is bound after the loop only if nothing broke
+                after = merge_scopes(after, [after, orelse.scope] if breaks else [orelse.scope])
         # names first assigned in the body, and the loop targets, are bound only if it ran at least once
         for name, var in {**body.scope.defined, **body.scope.maybe}.items():
             if name not in after.defined:
