@@ -4,7 +4,7 @@ Operands that Python evaluates lazily are wrapped in ``lambda:`` so that the run
 only when Python would (or, once an operand is traced, when the run-time choice needs them):
 
     a and b            ->  _ag.and_(a, lambda: b)
-    not a              ->  _ag.not_(a)
+    not a              ->  _ag.not_(a)                             (`not not a`: _ag.truth(a))
     a < b <= c         ->  _ag.compare(a, '<', lambda: b, '<=', lambda: c)
     x in items         ->  _ag.compare(x, 'in', lambda: items)     (also `not in`; one `<` stays Python's)
     x if c else y      ->  _ag.if_exp(c, lambda: x, lambda: y)
@@ -69,6 +69,8 @@ class _LogicalExpressions(ExpressionTransformer):
         self.generic_visit(node)
         if not isinstance(node.op, gast.Not):
             return node
+        if isinstance(node.operand, gast.Call) and nodes.runtime_operator(node.operand.func) == "not_":
+            return self._call("truth", node, node.operand.args)  # `not not a`: one truth, not two negations
         return self._call("not_", node, [node.operand])
 
     def visit_Compare(self, node: gast.Compare) -> gast.expr:

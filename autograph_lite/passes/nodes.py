@@ -130,9 +130,10 @@ def both(left: gast.expr, right: gast.expr, line: int) -> gast.BoolOp:
 
 
 def truth(value: gast.expr, line: int) -> gast.UnaryOp:
-    """``not not value``: the truth of ``value``, which is all that a ``while`` or ``if`` takes of its test.
-    Joined to a flag by ``and``, the truth is what may be chosen at run time, never the value: a
-    list's or an array's value could not be (its shape is not the flag's)."""
+    """``not not value``: the truth of ``value``, which is all that a ``while`` or ``if`` takes of its test
+    (``_ag.truth(value)`` once the logical-expression pass has rewritten it). Joined to a flag by ``and``,
+    the truth is what may be chosen at run time, never the value: a list's or an array's value could
+    not be (its shape is not the flag's)."""
     negated = _at(gast.UnaryOp(op=gast.Not(), operand=value), line)
     return _at(gast.UnaryOp(op=gast.Not(), operand=negated), line)
 

@@ -45,6 +45,7 @@ class Operators:
     and_ = staticmethod(logic.and_)
     or_ = staticmethod(logic.or_)
     not_ = staticmethod(logic.not_)
+    truth = staticmethod(logic.truth)
     compare = staticmethod(logic.compare)
     private_source = staticmethod(logic.private_source)
     while_stmt = staticmethod(loops.while_stmt)

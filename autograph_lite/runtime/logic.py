@@ -71,6 +71,12 @@ def not_(value: Any) -> Any:
     return jnp.logical_not(truth)
 
 
+def truth(value: Any) -> Any:
+    """``not not value``, all that a ``while`` takes of its test (the early-exit pass joins it to a flag):
+    Python's bool of a concrete value, a traced scalar's truth as a traced bool (itself, if a bool)."""
+    return bool(value) if not is_traced(value) else _truth(value, None)
+
+
 def compare(left: Any, *chain: Any) -> Any:
     """``left op1 b op2 c ...`` from ``compare(left, op1, lambda: b, op2, lambda: c)``.
 
