@@ -80,15 +80,28 @@ def _statement(node: gast.stmt) -> gast.stmt:
         node.value = nodes.runtime_call("warn", [callee, *arguments], call.lineno, call.keywords)
     elif isinstance(node, TRY_STATEMENTS) and node.handlers:
         caught = nodes.tuple_of([h.type or nodes.name("BaseException", h.lineno) for h in node.handlers], node.lineno)
-        context = gast.withitem(context_expr=nodes.runtime_call("handling", [nodes.lazy(caught)], node.lineno),
-                                optional_vars=None)
-        statement = gast.With(items=[context], body=node.body, type_comment=None)
-        statement.lineno, statement.col_offset = node.lineno, node.col_offset
-        statement.end_lineno, statement.end_col_offset = node.lineno, node.col_offset
-        node.body = [statement]
+        node.body = [_with(nodes.runtime_call("handling", [nodes.lazy(caught)], node.lineno), node.body, node)]
         for handler in node.handlers:
             _let_conversion_errors_through(handler)
+    if isinstance(node, TRY_STATEMENTS) and node.finalbody:
+        return _cleaned_up(node)
     return node
+
+
+def _cleaned_up(node: gast.Try | gast.TryStar) -> gast.With:
+    """``with _ag.cleanup_region(): try: ... finally: with _ag.cleaning_up(): <finally block>``: what the
+    ``finally`` prints comes out when a check staged in the body fails (``runtime.cleanups``)."""
+    line = node.lineno
+    node.finalbody = [_with(nodes.runtime_call("cleaning_up", [], line), node.finalbody, node)]
+    return _with(nodes.runtime_call("cleanup_region", [], line), [node], node)
+
+
+def _with(context: gast.expr, body: list[gast.stmt], at: gast.stmt) -> gast.With:
+    """``with <context>: <body>``, placed on the first line of the statement ``at``."""
+    statement = gast.With(items=[gast.withitem(context_expr=context, optional_vars=None)], body=body, type_comment=None)
+    statement.lineno, statement.col_offset = at.lineno, at.col_offset
+    statement.end_lineno, statement.end_col_offset = at.lineno, at.col_offset
+    return statement
 
 
 def _let_conversion_errors_through(handler: gast.ExceptHandler) -> None:

@@ -16,6 +16,7 @@ from jax.extend import source_info_util
 
 from . import (
     appends,
+    cleanups,
     conditionals,
     effects,
     items,
@@ -69,6 +70,8 @@ class Operators:
     assert_ = staticmethod(raises.assert_)
     not_for_handlers = staticmethod(raises.not_for_handlers)
     handling = staticmethod(run_time_checks.handling)
+    cleanup_region = staticmethod(cleanups.cleanup_region)
+    cleaning_up = staticmethod(cleanups.cleaning_up)
     match_pattern = staticmethod(matching.match_pattern)
 
     def __init__(self, static_loops: str, calls: Calls) -> None:

@@ -14,10 +14,12 @@ own ``TypeError`` names it).
 
 from __future__ import annotations
 
+import contextlib
 import types
 from collections.abc import Callable
 from typing import Any
 
+from . import cleanups
 from .attribute_loads import class_attribute, users_function
 
 
@@ -33,16 +35,30 @@ def managed(manager: Any, call: Callable[..., Any]) -> Any:
 
 
 class _Converted:
-    """What the ``with`` statement enters: the manager's own methods, called through the runtime."""
+    """What the ``with`` statement enters: the manager's own methods, called through the runtime; the
+    body and ``__exit__`` are a cleanup region (:mod:`.cleanups`), so that a check failing in the body
+    shows what ``__exit__`` prints."""
 
-    __slots__ = ("_call", "_enter", "_exit", "_manager")
+    __slots__ = ("_call", "_enter", "_exit", "_manager", "_region")
 
     def __init__(self, manager: Any, enter: types.FunctionType, exit_: types.FunctionType,
                  call: Callable[..., Any]) -> None:
         self._manager, self._enter, self._exit, self._call = manager, enter, exit_, call
+        self._region: contextlib.AbstractContextManager[cleanups.Cleanup] | None = None
 
     def __enter__(self) -> Any:
-        return self._call(self._enter, self._manager)
+        entered = self._call(self._enter, self._manager)
+        self._region = cleanups.cleanup_region()
+        self._region.__enter__()
+        return entered
 
     def __exit__(self, *raised: Any) -> Any:
-        return self._call(self._exit, self._manager, *raised)
+        region, self._region = self._region, None
+        assert region is not None
+        try:
+            with cleanups.cleaning_up() as cleanup:
+                returned = self._call(self._exit, self._manager, *raised)
+            cleanups.check_exit(self._exit, returned, cleanup)
+            return returned
+        finally:
+            region.__exit__(None, None, None)

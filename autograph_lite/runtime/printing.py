@@ -30,7 +30,7 @@ import numpy as np
 from jax import lax
 
 from ..errors import ConversionError
-from . import python_numbers
+from . import cleanups, python_numbers
 from .locations import caller_location
 from .paths import callback_staged, output_staged, print_condition
 from .values import any_traced, inside_a_trace, is_traced
@@ -351,6 +351,7 @@ def at_run_time(value: Any, use: Callable[[Any], None], when: Any = None) -> Non
             realized = _realized(jax.tree_util.tree_unflatten(tree, filled))
         use(realized)
 
+    cleanups.note_effect(None if operands or when is not None else lambda: call(()))
     if when is None:
         jax.debug.callback(lambda *traced: call(traced), *operands, ordered=_ordered())
         return

@@ -44,6 +44,7 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import ConversionError, Location
+from . import cleanups
 from .locations import caller_location
 from .paths import path_predicate
 from .printing import at_run_time
@@ -70,9 +71,12 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
     _refuse_if_caught(template, location)
     raising_here = _raise_at(location)
     count_staged()
+    regions = cleanups.around_check(location)
 
     def fail(state: tuple[tuple[Any, ...], dict[str, Any]]) -> None:
         exception = _remembered(_rebuilt(template, *state), location, raising_here)
+        for region in regions:  # what eager's `finally` blocks and `__exit__`s print on the way out
+            region.replay()
         exec(raising_here, {"exception": exception})  # raises from code compiled at the user's line
 
     at_run_time((template.args, dict(vars(template))), fail, when=jnp.logical_and(path_predicate(), predicate))

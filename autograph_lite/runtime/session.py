@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .appends import Staged
     from .calls import Calls
+    from .cleanups import Cleanup
     from .report import Recorder
     from .run_time_checks import Handlers
 
@@ -92,6 +93,10 @@ class TraceSession:
     handlers: list[Handlers] = dataclasses.field(default_factory=list)
     """The ``try`` statements with ``except`` clauses running now, innermost last (:mod:`.run_time_checks`):
     a check that one of them would catch cannot be staged."""
+
+    cleanups: list[Cleanup] = dataclasses.field(default_factory=list)
+    """The ``try`` bodies with a ``finally`` and the ``with`` bodies of converted managers being traced,
+    with their cleanups, innermost last (:mod:`.cleanups`): a check staged inside one shows what they print."""
 
     call_depths: dict[tuple[Calls, types.CodeType], int] = dataclasses.field(default_factory=dict)
     """How many calls of each converted function are running now, per dispatcher (:mod:`.calls`):
