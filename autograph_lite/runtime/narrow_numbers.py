@@ -128,14 +128,15 @@ def lossy_entry(name: str, value: Any, dtype: Any, construct: str, location: Loc
     kind, described = jnp.dtype(dtype).name, a_dtype(dtype)
     what, why = value
     wide = _wide(dtype)
-    kept = (f"Carry it as {wide} (start it as jnp.{wide}(...) and assign jnp.asarray(..., jnp.{wide}) in the body), or "
-            "start" if wide else "Start")
+    wider = (f"; or carry it as {wide} if {wide} arithmetic is meant (start it as jnp.{wide}(...) and assign "
+             f"jnp.asarray(..., jnp.{wide}) in the body: the results are then {wide}'s, not eager's {kind})" if wide else "")
     return StagingTypeError(
         f"'{name}' enters the {construct} as {what} and one iteration makes it {described}: a staged loop carries "
         f"one dtype, so it would enter as {described}, which {why}, where eager Python keeps the number after "
         "zero iterations",
         location,
-        f"{kept} it as jnp.{kind}(...) if {described} is meant from the start.",
+        f"Start it as {described} if that is meant from the start (jnp.asarray(...).astype(jnp.{kind}), the value "
+        f"eager's first iteration computes with){wider}.",
     )
 
 

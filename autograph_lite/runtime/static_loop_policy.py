@@ -44,6 +44,7 @@ from .carry_errors import Site
 from .iteration import Enumerate, Zip, as_python_int, python_int_counter
 from .kept_containers import Fate, run_recording, shared_update, stale_read
 from .locations import location_of
+from .narrow_numbers import cast_loses_value, shown
 from .raises import PathRaises
 from .session import current
 from .traced_bodies import TracedBody
@@ -224,10 +225,13 @@ def _trial(sequence: StaticSequence, body: Callable, state: tuple, names: tuple[
         return Decision(f"its body {refused.effect}")
     except Exception as error:
         return Decision(f"the body cannot run with a traced index or item ({type(error).__name__})")
-    for name, before, after in zip(split.array_names(), array_avals, closed.out_avals):
+    for name, entered, before, after in zip(split.array_names(), split.arrays, array_avals, closed.out_avals):
         changes_dtype = before.dtype != after.dtype and not before.weak_type
         if before.shape != after.shape or changes_dtype:
             return Decision(f"'{name}' changes from {_short(before)} to {_short(after)} in one iteration")
+        if cast_loses_value(entered, after.dtype):  # a staged loop would enter it narrowed; at least one iteration runs
+            return Decision(f"'{name}' enters as {shown(entered, after.dtype)[0]}, which the {after.dtype.name} one "
+                            "iteration makes it may not hold: the first iteration computes with it as eagerly")
     reason = _independent_of_traced_data(closed, sequence, split, len(jax.tree_util.tree_leaves(item_avals)))
     reason = reason or _updates_seen_elsewhere(body, state, names, fates)
     if reason:
