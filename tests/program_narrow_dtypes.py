@@ -203,7 +203,10 @@ class NarrowDtypes:
         name = self.pick(narrow_locals) if narrow_locals and self.chance(70) else self.fresh("n")
         count, carried = self.fresh("c"), self.fresh("t")
         header, first_lines = self.carry_loop(scope)
-        start = self.narrow_operand(self.narrow_type, scope, constant=False)
+        # the parameter, a narrow array: a local may hold a Python float (3e+38), whose product with the
+        # count eager Python keeps as a Python float where plain jax.jit's float32 is inf
+        arguments = [v.name for v in self.visible(scope, (self.narrow_type,)) if v.kind == "arg"]
+        start = E(self.pick(arguments), 1, False) if arguments else self.narrow_operand(self.narrow_type, scope, False)
         body = first_lines + [f"{count} = {count} + {self.pick(['0.1', '0.3'])}", f"{carried} = ({carried} * 1)"]
         lines = [f"{count} = {self.pick(['0', '1', '3'])}", f"{carried} = {start.text}"] + header
         lines += [f"    {line}" for line in body]
