@@ -14,7 +14,7 @@ value and Python constants near and past the dtype's limits (:data:`CONSTANTS`),
 (a loop entering with the Python number and its body giving the narrow value, and the reverse; a
 Python int count that the body makes a Python float, then multiplied with the narrow value),
 or the index of a loop beside the narrow value (a Python int known only when the program runs, where
-the loop is staged), and used in arithmetic with a small Python number after the choice (float16 arithmetic stays
+the loop is staged), or a Python bool joined with a Python number first (``g = True if c else 1``), and used in arithmetic with a small Python number after the choice (float16 arithmetic stays
 float16 eagerly), and ``sum`` of a vector of the narrow value (Python adds its elements one by one,
 in the dtype), or a Python int that a helper returns from inside a loop. A narrow variable never enters the other features' expressions, whose bounds
 assume int32 / float32.
@@ -54,6 +54,11 @@ INPUTS = {
     "i16": (0, 1, -3, 32767, -32768),
     "u16": (0, 1, 3, 65535, 40000),
 }
+
+# Python numbers that a Python bool is joined with before it meets a narrow value (a program's ``g``):
+# a float only beside a narrow float (``2.5 * v_u8`` is float32 where ``True * v_u8`` is uint8, eagerly)
+GATE_NUMBERS = ("0", "1", "2")
+GATE_FLOATS = ("0.5", "(-1.5)")
 
 # a helper returning a Python int from inside a loop (or -1 after it)
 FIRST_AT_LEAST = ("def first_at_least(v, t):\n    for i in range(v.shape[0]):\n        if v[i] >= t:\n"
@@ -103,13 +108,15 @@ class NarrowDtypes:
     def prelude_kinds(self) -> list[str]:
         kinds = super().prelude_kinds()
         # first, at the top level, where the choice's condition is an argument (traced under jit)
-        return kinds + ["narrow_if", "narrow_choice", "narrow_carry", "narrow_count", "narrow_arithmetic"] if self.narrow_type else kinds
+        return kinds + ["narrow_if", "narrow_choice", "narrow_carry", "narrow_count", "narrow_arithmetic", "narrow_gate"] \
+            if self.narrow_type else kinds
 
     def extra_statements(self, scope: Scope, ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)
         if self.narrow_type:
             # at the top level mostly: where the choice's condition is the function's argument
             kinds += ["narrow_choice", "narrow_arithmetic", "narrow_found"] * (4 if ctx.depth == 0 else 1)
+            kinds += ["narrow_gate"] * (8 if ctx.depth == 0 else 1)
             if self.budget > 0:
                 kinds += ["narrow_if", "narrow_carry"] * (4 if ctx.depth == 0 else 1)
                 kinds += ["narrow_count"] * (8 if ctx.depth == 0 else 1)
@@ -222,6 +229,33 @@ class NarrowDtypes:
         condition = self.traced_condition(scope)
         choice = self.pick([f"({index} if {condition} else {name})", f"(({condition} and {index}) or {name})"])
         lines = [f"{name} = {start.text}", f"for {index} in range({self.pick(bounds + ['3'])}):", f"    {name} = {choice}"]
+        return self.defined_as(scope, name, lines)
+
+    def stmt_narrow_gate(self, scope: Scope, ctx) -> Block:
+        """``g = (True if c else 1)`` (an ``if``, ``and`` / ``or``, or a loop carry entering as the bool and
+        set to the number in the body), then ``n = ((g * m) + m)``: a Python bool is a Python number
+        (``True`` is 1), so ``g`` beside the narrow ``m`` computes in ``m``'s dtype on every path, eagerly."""
+        narrow_locals = [v.name for v in self.visible(scope, (self.narrow_type,)) if v.kind == "local"]
+        # mostly into a variable already there (a returned one among them): the product is then compared
+        name = self.pick(narrow_locals) if narrow_locals and self.chance(70) else self.fresh("n")
+        gate = self.fresh("g")
+        numbers = GATE_NUMBERS + (GATE_FLOATS if self.narrow_type in ("h16", "bf16") else ())
+        flag, number = self.pick(["True", "False"]), self.pick(numbers)
+        first, second = (flag, number) if self.draw(st.booleans()) else (number, flag)
+        kind = self.pick(["ternary", "if", "and_or", "carry"])
+        condition = self.traced_condition(scope)
+        if kind == "ternary":
+            lines = [f"{gate} = ({first} if {condition} else {second})"]
+        elif kind == "if":
+            lines = [f"if {condition}:", f"    {gate} = {first}", "else:", f"    {gate} = {second}"]
+        elif kind == "and_or":
+            lines = [f"{gate} = (({condition} and {first}) or {second})"]
+        else:
+            header, first_lines = self.carry_loop(scope)
+            body = first_lines + ([f"if {condition}:", f"    {gate} = {second}"] if self.chance(50) else [f"{gate} = {second}"])
+            lines = [f"{gate} = {first}"] + header + [f"    {line}" for line in body]
+        operand = self.narrow_operand(self.narrow_type, scope, constant=False)
+        lines.append(f"{name} = (({gate} * {operand.text}) + {operand.text})")
         return self.defined_as(scope, name, lines)
 
     def stmt_narrow_found(self, scope: Scope, ctx) -> Block:
