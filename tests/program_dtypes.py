@@ -13,7 +13,7 @@ Under ``jit`` every result is an array, and docs/semantics.md ("Weak types and t
 documents the only other differences, which :func:`staged_kind_allowed` encodes:
 
 - a Python scalar comes back as the array ``jax.jit`` makes of it: a weakly typed int32 / float32,
-  or a bool;
+  or a bool (weakly typed where a staged statement carried it: JAX promotes it as any bool);
 - a weakly typed value (a Python number, or a weakly typed array) may take the dtype of a value it
   met in a staged ``if``, ternary, ``and`` / ``or`` or loop carry: ``jnp.result_type`` of the two,
   so an int becomes any integer or floating dtype, a float any floating dtype, weakly typed or not
@@ -70,8 +70,8 @@ def kinds(tree: Any) -> list[Kind | None]:
 
 def staged_kind_allowed(got: Kind, eager: Kind) -> bool:
     """Whether a ``jit`` result of kind ``got`` is a documented form of eager's leaf of kind ``eager``."""
-    if got.dtype == eager.dtype:
-        return eager.weak or not got.weak
+    if got.dtype == eager.dtype:  # a Python bool may come back weakly typed: it promotes as a bool
+        return eager.weak or not got.weak or eager.python is bool
     if not eager.weak:  # a bool as a number, an int16 as float32: a common dtype holding every value
         # (weakly typed only for a bool, which promotes with other dtypes as a weakly typed int does)
         return np.can_cast(eager.dtype, got.dtype, "safe") and (not got.weak or eager.dtype == np.dtype(bool))

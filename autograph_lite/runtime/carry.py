@@ -49,7 +49,7 @@ from .narrow_numbers import refuse_lossy_entries
 from .path_constants import same_constant
 from .raises import AssignedIfRan
 from .values import OneBranchValue, Split, Undefined, is_traced
-from .weak_types import EntryCastNeeded, as_entered, cast_like, weak_entries_widened, zeros_of_type
+from .weak_types import EntryCastNeeded, as_entered, cast_like, python_bools_weak, weak_entries_widened, zeros_of_type
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Carried:
 Tolerates = Callable[[Any, Any], bool]
 
 
-_PYTHON_SCALAR_OF_KIND = {"i": int, "f": float, "c": complex}
+_PYTHON_SCALAR_OF_KIND = {"b": bool, "i": int, "f": float, "c": complex}
 
 
 def joined_dtype(*types: Any) -> Any:
@@ -84,8 +84,10 @@ def joined_dtype(*types: Any) -> Any:
 
 def _loop_tolerates(before: Any, after: Any) -> bool:
     """A loop promotes a weakly typed entry value to the dtype it shares with what its body gives it,
-    which must then be the body's dtype: a Python float entry cannot become an int32 carry."""
-    return bool(before.weak_type) and joined_dtype(before, after) == after.dtype
+    which must then be the body's dtype: a Python float entry cannot become an int32 carry. A bool
+    that the body turns into a number is judged apart (:class:`PromotionNeeded`): the first iteration
+    must read it as that number, even a Python bool's (``print(flag)`` shows ``True``, not ``1``)."""
+    return bool(before.weak_type) and before.dtype != jnp.bool_ and joined_dtype(before, after) == after.dtype
 
 
 def cond_tolerates(true: Any, false: Any) -> bool:
@@ -207,9 +209,8 @@ def with_placeholders_filled(run: Callable[[tuple], Any], state: tuple) -> Any:
 
 
 def _bool_turned_number(before: Any, after: Any) -> bool:
-    """A strongly typed bool that one iteration turns into a number (a weak one JAX promotes itself)."""
-    old, new = jax.typeof(before), jax.typeof(after)
-    return old.dtype == jnp.bool_ and not old.weak_type and new.dtype != jnp.bool_
+    """A bool (a Python bool is a weakly typed one) that one iteration turns into a number."""
+    return jax.typeof(before).dtype == jnp.bool_ and jax.typeof(after).dtype != jnp.bool_
 
 
 def _bool_promotions(before: Split, after: Split, found: list[Difference], sides: Sides) -> PromotionNeeded | None:
@@ -258,7 +259,7 @@ class LoopCarry:
 
     def __init__(self, entry: tuple, names: Sequence[str], site: Site, fates: list[Fate] | None = None) -> None:
         self.entry = entry
-        self.split = Split.of(entry, names)
+        self.split = python_bools_weak(Split.of(entry, names))
         self.site = site
         self.returned: Split | None = None
         # where each traced run of the body notes what it did with the containers it was given
@@ -277,7 +278,7 @@ class LoopCarry:
         assigned = _assigned_since(Split.of(values, self.split.names), self.split)
         values = [bound(name, value) if index in assigned else value
                   for index, (name, value) in enumerate(zip(self.split.names, values))]
-        out = Split.of(values, self.split.names)
+        out = python_bools_weak(Split.of(values, self.split.names))
         self.returned = out.abstract()
         check_structure(self.split, out, self.site)
         if any(_bool_turned_number(before, after) for before, after in zip(self.split.arrays, out.arrays)):

@@ -30,7 +30,7 @@ from .raises import PathRaises, python_errors_at_run_time
 from .selects import COND, SELECT, SELECT_REASON, cond_or_select
 from .session import current
 from .values import Split, is_traced, to_predicate
-from .weak_types import cast_as_eager, zeros_of_type
+from .weak_types import cast_as_eager, python_bools_weak, zeros_of_type
 
 
 def if_stmt(
@@ -282,7 +282,9 @@ def _traced(branch: _Branch, adjustment: CondAdjustment, traces: _Traces) -> Cal
         for index, stand_in in adjustment.hidden:
             values[index] = stand_in
         split = Split.of(values, branch.names)
-        traces.splits[branch.key], traces.constants[branch.key] = split.abstract(), constants_of(split.arrays, branch.operands)
+        traces.constants[branch.key] = constants_of(split.arrays, branch.operands)
+        split = python_bools_weak(split)
+        traces.splits[branch.key] = split.abstract()
         arrays = split.arrays
         if adjustment.casts is not None:
             traces.note_lossy_casts(branch.key, arrays, adjustment.casts)  # refused after the cond

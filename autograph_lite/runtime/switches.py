@@ -42,7 +42,7 @@ from .path_constants import constants_of
 from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
 from .values import Split, Undefined, is_traced
-from .weak_types import cast_as_eager, zeros_of_type
+from .weak_types import cast_as_eager, python_bools_weak, zeros_of_type
 
 Branch = Callable[..., tuple]
 
@@ -363,7 +363,8 @@ def _traced(index: jax.Array, position: int, branch: Branch, chain: _Chain, trac
         for slot, value in traces.fills.get(position, {}).items():
             values[slot] = zeros_of_type(value)
         split = Split.of(values, chain.names)
-        traces.splits[position], traces.constants[position] = split.abstract(), constants_of(split.arrays, chain.operands)
+        split, traces.constants[position] = python_bools_weak(split), constants_of(split.arrays, chain.operands)
+        traces.splits[position] = split.abstract()
         if traces.applied is None:
             return split.arrays
         conversions = traces.applied.conversions[position]

@@ -148,7 +148,10 @@ def type_string(value: Any) -> str:
     if is_array_leaf(value):
         aval = jax.typeof(value)
         text = aval.str_short(short_dtypes=True)
-        return f"weakly typed {text}" if getattr(aval, "weak_type", False) else text
+        if not getattr(aval, "weak_type", False):
+            return text
+        # a weakly typed bool is a Python bool (weak_types.python_bools_weak)
+        return f"a Python bool ({text})" if aval.dtype == jnp.bool_ else f"weakly typed {text}"
     if value is None:
         return "None"
     if callable(value) and hasattr(value, "__name__"):

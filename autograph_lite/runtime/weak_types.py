@@ -21,6 +21,7 @@ then ``total + 0.5``: a Python float from the first iteration on) must enter as 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import jax
@@ -59,6 +60,22 @@ def converted(value: Any, dtype: Any, weak: bool) -> Any:
     return lax.convert_element_type_p.bind(value, new_dtype=jnp.dtype(dtype), weak_type=weak, sharding=None)
 
 
+def python_bools_weak(split: Split) -> Split:
+    """``split`` with each Python bool among its array leaves a weakly typed bool array.
+
+    A Python bool is a Python number (``True`` is 1): beside a Python int, a float or an array it
+    takes the other's dtype, as eager arithmetic gives ``True * v_u8`` uint8. JAX stages it as a
+    strongly typed bool, which a staged choice then joined as an array: ``True`` beside ``1`` made a
+    strongly typed int32 (``on * v_u8`` computed in int32, 400 for eager's wrapped 144), and beside an
+    int32 a refusal. Weakly typed, it joins as the other Python numbers do (:func:`.carry.joined_dtype`);
+    a weakly typed bool computes as a bool, since JAX promotes it as one.
+    """
+    if not any(type(leaf) is bool for leaf in split.arrays):
+        return split
+    arrays = [converted(jnp.asarray(leaf), jnp.bool_, weak=True) if type(leaf) is bool else leaf for leaf in split.arrays]
+    return dataclasses.replace(split, arrays=arrays)
+
+
 def zeros_of_type(value: Any) -> Any:
     """``value`` with every array leaf replaced by zeros of its shape, dtype and weak type."""
     def zeros(leaf: Any) -> Any:
@@ -66,6 +83,8 @@ def zeros_of_type(value: Any) -> Any:
             return leaf
         aval = jax.typeof(leaf)
         strong = jnp.zeros(aval.shape, aval.dtype)
+        if aval.weak_type and aval.dtype == jnp.bool_:  # a Python bool's (python_bools_weak)
+            return converted(strong, jnp.bool_, weak=True)
         if not aval.weak_type or aval.dtype.kind not in _PYTHON_ZERO:
             return strong
         weak = jnp.broadcast_to(jnp.asarray(_PYTHON_ZERO[aval.dtype.kind]), aval.shape)
@@ -112,10 +131,12 @@ def cast_like(entry: Any, target: Any) -> Any:
         if not is_array_leaf(leaf):
             return leaf
         have = jax.typeof(leaf)
-        if have.dtype == jnp.bool_ and wanted.dtype != jnp.bool_:
-            return jnp.asarray(leaf, wanted.dtype)
+        if type(leaf) is bool:  # a Python number, as weakly typed as a Python int (python_bools_weak)
+            have = have.update(weak_type=True)
         if _widened(have, wanted):
             return converted(jnp.asarray(leaf), wanted.dtype, weak=True)
+        if have.dtype == jnp.bool_ and wanted.dtype != jnp.bool_:
+            return jnp.asarray(leaf, wanted.dtype)
         return leaf
 
     return jax.tree_util.tree_map(cast, entry, target)
