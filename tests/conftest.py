@@ -5,8 +5,9 @@ import os
 import jax
 from hypothesis import HealthCheck, settings
 
-# Equivalence is checked in float32 / int32, the dtypes users get by default.
-jax.config.update("jax_enable_x64", False)
+# Equivalence is checked in float32 / int32, the dtypes users get by default; AUTOGRAPH_LITE_FUZZ_X64=1
+# checks it with 64-bit types on, where jit makes a Python int / float an int64 / float64 (docs/semantics.md).
+jax.config.update("jax_enable_x64", os.environ.get("AUTOGRAPH_LITE_FUZZ_X64") == "1")
 
 settings.register_profile(
     "ci",

@@ -7,7 +7,7 @@ float16) may not hold the Python number (``70000.0`` is ``inf`` as a float16, ``
 a uint8, ``0.1`` is 0.0999755859375 as a float16), where eager Python returns the number as it is.
 
 A program of this feature has one parameter of a narrow type (:data:`NARROW_DTYPES`: float16,
-bfloat16, uint8, int8, int16, uint16), whose inputs include its dtype's extremes, and variables of
+bfloat16, uint8, int8, int16, uint16; float32 with 64-bit types on, AUTOGRAPH_LITE_FUZZ_X64=1), whose inputs include its dtype's extremes, and variables of
 that type (returned, so the check compares them: values and dtypes). They are set by traced
 ``if`` / ``elif`` chains, ternaries, ``and`` / ``or``, ``max`` / ``min`` and loop carries whose operands are the narrow
 value and Python constants near and past the dtype's limits (:data:`CONSTANTS`), in either order
@@ -27,12 +27,16 @@ scalar type to write a regression file's inputs with).
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 from hypothesis import strategies as st
 from program_model import Block, E, Scope, Var
 
 # type code -> the dtype's name in `jnp.` (the parameter's type, and its variables')
-NARROW_DTYPES = {"h16": "float16", "bf16": "bfloat16", "u8": "uint8", "i8": "int8", "i16": "int16", "u16": "uint16"}
+NARROW_DTYPES = {"h16": "float16", "bf16": "bfloat16", "u8": "uint8", "i8": "int8", "i16": "int16", "u16": "uint16",
+                 "w32": "float32"}
+# the narrow floats: float32 ("w32") is one only with 64-bit types on, where jit keeps a Python float a float64
+NARROW_FLOATS = ("h16", "bf16", "w32")
 
 # Python constants beside a value of each type: ones it holds, and ones near and past its limits (none
 # past float32's: a Python float is the float32 jit makes of it, ``1e39`` is ``inf`` with no choice made)
@@ -43,6 +47,7 @@ CONSTANTS = {
     "i8": ("0", "(-3)", "127", "128", "(-129)", "300", "0.5"),
     "i16": ("0", "(-3)", "32767", "40000", "(-32769)", "70000", "0.5"),
     "u16": ("0", "3", "65535", "65536", "70000", "(-1)", "2.5"),
+    "w32": ("(-10.0)", "0.5", "3", "0.1", "1e+300", "(-1e+300)", "1e-50", "3.4e+38", "16777217"),
 }
 
 # inputs of each type: small values, and values at the dtype's limits
@@ -53,6 +58,7 @@ INPUTS = {
     "i8": (0, 1, -3, 127, -128),
     "i16": (0, 1, -3, 32767, -32768),
     "u16": (0, 1, 3, 65535, 40000),
+    "w32": (0.0, 1.5, -2.25, 3.4028234663852886e38, 1e-38),
 }
 
 # Python numbers that a Python bool is joined with before it meets a narrow value (a program's ``g``):
@@ -66,7 +72,7 @@ FIRST_AT_LEAST = ("def first_at_least(v, t):\n    for i in range(v.shape[0]):\n 
 
 # a small Python number that a narrow value is multiplied by after a choice: eager arithmetic in its dtype
 FACTORS = {"h16": ("2", "0.5", "1.1"), "bf16": ("2", "0.5", "1.1"), "u8": ("2", "3"), "i8": ("2", "3"),
-           "i16": ("2", "3"), "u16": ("2", "3")}
+           "i16": ("2", "3"), "u16": ("2", "3"), "w32": ("2", "0.5", "1.1")}
 
 
 def narrow_values(t: str) -> st.SearchStrategy:
@@ -84,7 +90,8 @@ class NarrowDtypes:
     def parameter_types(self, types: list[str]) -> list[str]:
         types = super().parameter_types(types)
         if self.has("narrow_dtypes") and self.chance(80):
-            self.narrow_type = self.pick(list(NARROW_DTYPES))
+            wide = jax.config.jax_enable_x64 and self.chance(50)  # then mostly float32, the new narrow float
+            self.narrow_type = "w32" if wide else self.pick([t for t in NARROW_DTYPES if t != "w32"])
             types = types[:2] + [self.narrow_type]
         return types
 
@@ -203,7 +210,7 @@ class NarrowDtypes:
         makes a Python float), then ``n = (t * c)``: eager's float16 / bfloat16 arithmetic beside a
         Python float, which a staged loop's carry must keep weakly typed. The loop also carries ``t``, the
         narrow value, so that it is staged (a loop that carries Python values only runs as Python)."""
-        if self.narrow_type not in ("h16", "bf16"):
+        if self.narrow_type not in NARROW_FLOATS:
             return self.stmt_narrow_carry(scope, ctx)
         narrow_locals = [v.name for v in self.visible(scope, (self.narrow_type,)) if v.kind == "local"]
         # mostly into a variable already there (a returned one among them): the product is then compared
@@ -239,7 +246,7 @@ class NarrowDtypes:
         # mostly into a variable already there (a returned one among them): the product is then compared
         name = self.pick(narrow_locals) if narrow_locals and self.chance(70) else self.fresh("n")
         gate = self.fresh("g")
-        numbers = GATE_NUMBERS + (GATE_FLOATS if self.narrow_type in ("h16", "bf16") else ())
+        numbers = GATE_NUMBERS + (GATE_FLOATS if self.narrow_type in NARROW_FLOATS else ())
         flag, number = self.pick(["True", "False"]), self.pick(numbers)
         first, second = (flag, number) if self.draw(st.booleans()) else (number, flag)
         kind = self.pick(["ternary", "if", "and_or", "carry"])
@@ -279,6 +286,6 @@ class NarrowDtypes:
         arguments = [v.name for v in self.visible(scope, ("i", "f")) if v.kind == "arg"]
         factor = self.pick(FACTORS[self.narrow_type])
         if arguments and self.chance(40):
-            cast = f"float({self.pick(arguments)})" if self.narrow_type in ("h16", "bf16") else f"(int({self.pick(arguments)}) % 3)"
+            cast = f"float({self.pick(arguments)})" if self.narrow_type in NARROW_FLOATS else f"(int({self.pick(arguments)}) % 3)"
             factor = self.pick([cast, f"({cast} * 0 + {factor})"])
         return self.defined_as(scope, name, [f"{name} = ({operand.text} * {factor})"])
