@@ -10,7 +10,9 @@ a Python int beside a uint8 (int8, int16, uint16, uint32) takes that dtype, as i
 and 256, -1 or 70000 would wrap there (0, 255, 112). No other dtype is eager's on every path either:
 float32 or int32 would hold both values, but would compute ``x * y`` in float32 / int32 where eager
 Python computes in float16 / uint8 (``v_u8 * 2`` wraps 255 to 254; an int32 made it 510). So such a
-choice is a located ``StagingTypeError`` instead of a silent wrong value.
+choice is a located ``StagingTypeError`` instead of a silent wrong value. With 64-bit types on, a
+Python number is an int64 / float64 under ``jit``, so an int32 and a float32 are narrower too
+(``x_f32 if c else 1e300`` would be ``inf``), judged by the same rule.
 
 The number is checked where it is known while tracing: a Python scalar (a branch's ``y = 70000.0``,
 a loop's entry value) or a concrete array. A weakly typed value computed by the program (the traced
@@ -33,9 +35,17 @@ from .carry_errors import Site
 from .values import Split, is_traced, type_string
 
 
+def python_number_dtype(kind: type) -> np.dtype:
+    """The dtype ``jit`` makes of a Python ``int`` / ``float``: int32 / float32, int64 / float64 with
+    ``jax_enable_x64`` on."""
+    return np.dtype(jax.dtypes.canonicalize_dtype(np.int64 if kind is int else np.float64))
+
+
 def is_narrow_float(dtype: Any) -> bool:
-    """float16, bfloat16 (and JAX's float8 types): the floats narrower than a Python float under ``jit``."""
-    return bool(jnp.issubdtype(dtype, jnp.floating) and jnp.dtype(dtype).itemsize < 4)
+    """The floats narrower than a Python float under ``jit``: float16, bfloat16 (and JAX's float8
+    types); float32 too with 64-bit types on, where a Python float is a float64 (``1e300`` is ``inf``
+    as a float32, as ``70000.0`` is as a float16)."""
+    return bool(jnp.issubdtype(dtype, jnp.floating) and jnp.dtype(dtype).itemsize < python_number_dtype(float).itemsize)
 
 
 def a_dtype(dtype: Any) -> str:
@@ -89,11 +99,11 @@ def shown(value: Any, dtype: Any) -> tuple[str, str]:
 
 
 def _wide(dtype: Any) -> str | None:
-    """The dtype that holds both a Python number and every value of the narrow ``dtype``: float32
-    for a narrow float, int32 for an integer it holds (none for a uint32, with 64-bit types off)."""
-    if jnp.issubdtype(dtype, jnp.floating):
-        return "float32"
-    return "int32" if np.can_cast(dtype, np.int32, "safe") else None
+    """The dtype that holds both a Python number and every value of the narrow ``dtype``: the Python
+    float's (float32, float64 with 64-bit types on) for a narrow float, the Python int's for an integer
+    it holds (none for a uint32, with 64-bit types off)."""
+    wide = python_number_dtype(float if jnp.issubdtype(dtype, jnp.floating) else int)
+    return wide.name if np.can_cast(dtype, wide, "safe") else None
 
 
 def _both_kept(dtype: Any) -> str:
