@@ -29,6 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ..generated_names import PREFIX, RETURN_VALUE
 from .values import Split, is_array_leaf
 
 # The Python zero that JAX makes a weakly typed array of each kind of dtype from.
@@ -68,12 +69,20 @@ def python_bools_weak(split: Split) -> Split:
     strongly typed bool, which a staged choice then joined as an array: ``True`` beside ``1`` made a
     strongly typed int32 (``on * v_u8`` computed in int32, 400 for eager's wrapped 144), and beside an
     int32 a refusal. Weakly typed, it joins as the other Python numbers do (:func:`.carry.joined_dtype`);
-    a weakly typed bool computes as a bool, since JAX promotes it as one.
+    a weakly typed bool computes as a bool, since JAX promotes it as one. The converter's own flags
+    (``_ag_returned``, a loop's ``break`` flag) meet only bools: they stay as they are, no conversion.
     """
-    if not any(type(leaf) is bool for leaf in split.arrays):
+    users = {slot for name, slots in zip(split.names, split.slots) if _users(name) for slot in slots if isinstance(slot, int)}
+    if not any(type(split.arrays[slot]) is bool for slot in users):
         return split
-    arrays = [converted(jnp.asarray(leaf), jnp.bool_, weak=True) if type(leaf) is bool else leaf for leaf in split.arrays]
+    arrays = [converted(jnp.asarray(leaf), jnp.bool_, weak=True) if type(leaf) is bool and slot in users else leaf
+              for slot, leaf in enumerate(split.arrays)]
     return dataclasses.replace(split, arrays=arrays)
+
+
+def _users(name: str) -> bool:
+    """Whether the carried ``name`` holds the user's values: their variables and their return value."""
+    return not name.startswith(PREFIX) or name == RETURN_VALUE
 
 
 def zeros_of_type(value: Any) -> Any:
