@@ -240,14 +240,16 @@ class NarrowDtypes:
 
     def stmt_narrow_gate(self, scope: Scope, ctx) -> Block:
         """``g = (True if c else 1)`` (an ``if``, ``and`` / ``or``, or a loop carry entering as the bool and
-        set to the number in the body), then ``n = ((g * m) + m)``: a Python bool is a Python number
-        (``True`` is 1), so ``g`` beside the narrow ``m`` computes in ``m``'s dtype on every path, eagerly."""
+        set to the number in the body; or a comparison in place of ``True``), then ``n = ((g * m) + m)``:
+        a bool is the lowest dtype, and a Python bool a Python number (``True`` is 1), so ``g`` beside the
+        narrow ``m`` computes in ``m``'s dtype on every path, eagerly."""
         narrow_locals = [v.name for v in self.visible(scope, (self.narrow_type,)) if v.kind == "local"]
         # mostly into a variable already there (a returned one among them): the product is then compared
         name = self.pick(narrow_locals) if narrow_locals and self.chance(70) else self.fresh("n")
         gate = self.fresh("g")
         numbers = GATE_NUMBERS + (GATE_FLOATS if self.narrow_type in NARROW_FLOATS else ())
-        flag, number = self.pick(["True", "False"]), self.pick(numbers)
+        # a Python bool, or a traced one (a comparison: as eager's bool beside a number, it computes in m's dtype)
+        flag, number = self.pick(["True", "False", self.traced_condition(scope)]), self.pick(numbers)
         first, second = (flag, number) if self.draw(st.booleans()) else (number, flag)
         kind = self.pick(["ternary", "if", "and_or", "carry"])
         condition = self.traced_condition(scope)
