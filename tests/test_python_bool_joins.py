@@ -220,3 +220,55 @@ def test_a_python_bool_returned_from_a_loop_or_chosen_by_a_switch(fn, args) -> N
     assert dtype_difference(got, kinds(expected), staged=True) is None
     assert_same(got, expected)
     assert (got + jnp.int8(1)).dtype == (expected + jnp.int8(1)).dtype  # int8 arithmetic, as eagerly
+
+
+def compared_or_one(x, c, pixel):
+    on = (x > 0) if c > 0 else 1
+    return on * pixel + pixel
+
+
+def compared_then_counted(n, x, pixel):
+    on = x > 0
+    for _ in range(n):
+        on = 1
+    return on * pixel + pixel
+
+
+def compared_in_a_switch(k, x, pixel):
+    if k == 0:
+        on = x > 0
+    elif k == 1:
+        on = 2
+    else:
+        on = 1
+    return on * pixel + pixel
+
+
+TRACED_BOOLS = [
+    (compared_or_one, (F32(1.0), F32(1.0), PIXEL)), (compared_or_one, (F32(1.0), F32(-1.0), PIXEL)),
+    (compared_then_counted, (jnp.int32(0), F32(1.0), PIXEL)), (compared_then_counted, (jnp.int32(2), F32(1.0), PIXEL)),
+    *[(compared_in_a_switch, (jnp.int32(k), F32(1.0), PIXEL)) for k in range(3)],
+]
+
+
+@pytest.mark.parametrize("fn, args", TRACED_BOOLS, ids=[f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(TRACED_BOOLS)])
+def test_a_traced_bool_beside_a_python_number_is_that_weakly_typed_number(fn, args) -> None:
+    """A bool is the lowest dtype: ``(x > 0) * v_u8`` is uint8 arithmetic eagerly, as ``1 * v_u8`` is, so
+    the join is the weakly typed number, where a strongly typed int32 gave 400 for eager's wrapped 144."""
+    expected = fn(*args)
+    got = autograph_lite.jit(fn)(*args)
+    assert got.dtype == expected.dtype == jnp.uint8
+    assert_same(got, expected)
+
+
+def test_a_traced_bool_beside_an_int32_is_still_refused_in_an_if() -> None:
+    """On the bool's path eager's ``(x > 0) * v_u8`` is uint8, an int32 join would not be."""
+    def compared_or_count(x, n):
+        if x > 1:
+            r = x > 2
+        else:
+            r = n
+        return r
+
+    with pytest.raises(autograph_lite.StagingTypeError, match="'r' is bool\\[\\] in the true branch"):
+        autograph_lite.jit(compared_or_count)(F32(1.0), jnp.int32(5))

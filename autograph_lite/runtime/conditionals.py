@@ -172,10 +172,17 @@ def strongly_typed_where_a_branch_is(arrays: Sequence[Any], branches: Sequence[S
     result = []
     for index, array in enumerate(arrays):
         aval = jax.typeof(array)
-        if aval.weak_type and any(not jax.typeof(split.arrays[index]).weak_type for split in branches):
+        if aval.weak_type and any(strong_beside(jax.typeof(split.arrays[index]), aval) for split in branches):
             array = lax.convert_element_type(array, aval.dtype)
         result.append(array)
     return result
+
+
+def strong_beside(branch: Any, output: Any) -> bool:
+    """Whether a branch's value of type ``branch`` makes the number ``output`` strongly typed. A bool
+    does not: it is the lowest dtype, so beside any array it promotes as a weakly typed number does
+    (``(x > 0) * v_u8`` is uint8, as ``1 * v_u8`` is; an int32 made it 400 for eager's wrapped 144)."""
+    return not branch.weak_type and not (branch.dtype == jnp.bool_ and output.dtype != jnp.bool_)
 
 
 @dataclasses.dataclass

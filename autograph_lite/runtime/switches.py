@@ -33,7 +33,7 @@ from ..errors import UnassignedReadError
 from . import report
 from .carry import Carried, cond_tolerates, joined_dtype
 from .carry_errors import Site
-from .conditionals import if_stmt, refuse_effect, run_on_copies, settled, strongly_typed_where_a_branch_is
+from .conditionals import if_stmt, refuse_effect, run_on_copies, settled, strong_beside, strongly_typed_where_a_branch_is
 from .kept_containers import Fate
 from .locations import location_of
 from .logic import or_
@@ -320,7 +320,7 @@ def _leaf_conversions(avals: list[Any], zeros: set[int]) -> tuple[tuple[tuple[An
         if test.shape != inner.shape or (test.dtype != inner.dtype and not cond_tolerates(test, inner)):
             return None
         joined[level] = joined_dtype(test, inner)
-        weak = bool(inner.weak_type and test.weak_type)  # as the cond's output (strongly_typed_where_a_branch_is)
+        weak = not any(strong_beside(side, jnp.zeros((), joined[level])) for side in (inner, test))  # as the cond's output
         if joined[level] != inner.dtype or inner.weak_type != weak:
             inner = jax.ShapeDtypeStruct(inner.shape, joined[level], weak_type=weak)
     if inner is None:

@@ -51,8 +51,10 @@ def cast_as_eager(value: Any, dtype: Any) -> Any:
     one beside a later Python number (``lax.convert_element_type`` would make it strongly typed, and
     a strongly typed float32 may not become the complex64 that ``1j`` asks for). A number the dtype
     cannot hold is refused after the choice (:mod:`.narrow_numbers`): its cast warns of nothing."""
+    aval = jax.typeof(value)  # a bool becoming a number is one as weak as a Python number: the lowest dtype
+    weak = bool(aval.weak_type) or (aval.dtype == jnp.bool_ and jnp.dtype(dtype) != jnp.bool_)
     with np.errstate(over="ignore", invalid="ignore"):  # JAX folds a constant's cast with NumPy
-        return converted(value, dtype, weak=bool(jax.typeof(value).weak_type))
+        return converted(value, dtype, weak=weak)
 
 
 def converted(value: Any, dtype: Any, weak: bool) -> Any:
@@ -144,8 +146,8 @@ def cast_like(entry: Any, target: Any) -> Any:
             have = have.update(weak_type=True)
         if _widened(have, wanted):
             return converted(jnp.asarray(leaf), wanted.dtype, weak=True)
-        if have.dtype == jnp.bool_ and wanted.dtype != jnp.bool_:
-            return jnp.asarray(leaf, wanted.dtype)
+        if have.dtype == jnp.bool_ and wanted.dtype != jnp.bool_:  # weakly typed where the body's number is
+            return converted(jnp.asarray(leaf), wanted.dtype, weak=bool(wanted.weak_type))
         return leaf
 
     return jax.tree_util.tree_map(cast, entry, target)
