@@ -46,12 +46,14 @@ def as_entered(entry: Any, value: Any) -> Any:
 
 
 def cast_as_eager(value: Any, dtype: Any) -> Any:
-    """``value`` converted to ``dtype``, weakly typed if it was: a Python number that a staged choice
+    """``value`` converted to ``dtype``, weakly typed if it was or is a bool turned number (the lowest
+    dtype promotes as a Python number does; the other side decides the output's weak type,
+    :func:`.conditionals.strongly_typed_where_a_branch_is`): a Python number that a staged choice
     takes into another dtype (``y = 2`` beside ``y = 0.5``) is still a Python number eagerly, and stays
     one beside a later Python number (``lax.convert_element_type`` would make it strongly typed, and
     a strongly typed float32 may not become the complex64 that ``1j`` asks for). A number the dtype
     cannot hold is refused after the choice (:mod:`.narrow_numbers`): its cast warns of nothing."""
-    aval = jax.typeof(value)  # a bool becoming a number is one as weak as a Python number: the lowest dtype
+    aval = jax.typeof(value)
     weak = bool(aval.weak_type) or (aval.dtype == jnp.bool_ and jnp.dtype(dtype) != jnp.bool_)
     with np.errstate(over="ignore", invalid="ignore"):  # JAX folds a constant's cast with NumPy
         return converted(value, dtype, weak=weak)
