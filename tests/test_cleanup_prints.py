@@ -114,7 +114,7 @@ def outcome(function, *args):
     with contextlib.redirect_stdout(out):
         try:
             result = ("returned", float(function(*args)))
-        except Exception as error:  # noqa: BLE001 - the outcome compared is any exception
+        except Exception as error:
             result = ("raised", type(error), str(error))
         jax.effects_barrier()
     return out.getvalue(), result

@@ -99,7 +99,7 @@ def check_exit(exit_: types.FunctionType, returned: Any, region: Cleanup) -> Non
     if region.check is None:
         return
     reads = _reads_its_exception(exit_.__code__)
-    if reads or returned is not None and returned is not False:
+    if reads or (returned is not None and returned is not False):
         what = "reads the exception it is given" if reads else f"returns {returned!r}, which would suppress it"
         raise ConversionError(
             f"this context manager's __exit__ {what}, and a run-time check staged in the `with` body "

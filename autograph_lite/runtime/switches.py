@@ -3,10 +3,10 @@
 The rewrite (:mod:`..passes.switches`) makes such a chain one call, ``switch_stmt(subject,
 constants, branches, ...)``: one tuple of constants per tested branch (``case 1 | 2`` has two), and
 one more branch, the final ``else``. A traced integer scalar subject becomes one ``lax.switch``,
-its index computed in a few equations; nested ``lax.cond``s would cost a comparison and a cond per
-test, and run the tests one after another. Every other subject (concrete, a float, a bool, an
-array) runs exactly the nested ``if_stmt`` calls the chain would have been: Python's ``==`` in
-order for a concrete one (``1.0 == 1`` holds), a nested ``lax.cond`` per test for a traced one.
+its index computed in a few equations (nested ``lax.cond``s: a comparison and a cond per test, one
+after another). Every other subject (concrete, a float, a bool, an array) runs exactly the nested
+``if_stmt`` calls the chain would be: Python's ``==`` in order for a concrete one (``1.0 == 1``
+holds), a nested ``lax.cond`` per test for a traced one.
 
 The switch adjusts its branches' outputs exactly as the nested conds would, so that its results
 (values, dtypes, weak types) are theirs: a name that a branch leaves unassigned where no read can see
@@ -14,8 +14,7 @@ it starts as zeros there; a branch that raises at run time returns zeros (its ch
 the index selects it); a weakly typed Python scalar meeting another dtype is converted in each
 branch through the dtypes the nested conds, innermost first, would convert it to. Any other
 difference between the branches' outputs (a mismatch that must be reported, a read of an unassigned
-name, a name bound only if a loop ran) stages the chain as the nested conds, with
-:mod:`.conditionals`' adjustments and errors.
+name, a name bound only if a loop ran) stages the chain as the nested conds, with their adjustments and errors.
 """
 
 from __future__ import annotations
