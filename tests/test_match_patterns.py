@@ -218,3 +218,30 @@ def test_pattern_captures_count_as_writes_of_the_scope():
     source = ("match s:\n    case [first, *rest]: pass\n    case {'k': value, **others}: pass\n"
               "    case Point(x=0) as point: pass\n    case _: pass\n")
     assert NameScanner().writes(gast.parse(source).body) == {"first", "rest", "value", "others", "point"}
+
+
+def kind_of_a_layer(w):
+    layer = {"kind": w.astype(jnp.int32), "w": w}
+    match layer:
+        case {"kind": 0, "w": scale}:
+            return scale * 2
+        case _:
+            return w
+
+
+def kind_of_a_layer_in_a_guard(w):
+    layer = {"kind": w.astype(jnp.int32), "w": w}
+    match layer:
+        case {"kind": kind, "w": scale} if kind == 0:
+            return scale * 2
+        case _:
+            return w
+
+
+def test_a_traced_part_of_a_mapping_pattern_gets_the_mapping_fix_which_works():
+    """The fix showed the sequence syntax (`case (kind, x):`) for a mapping pattern."""
+    with pytest.raises(autograph_lite.TracedPredicateError) as caught:
+        autograph_lite.jit(kind_of_a_layer)(F32(0.0))
+    assert 'case {"kind": kind, "w": w} if kind == 0:' in str(caught.value)
+    for w in (F32(0.0), F32(3.0)):
+        assert float(autograph_lite.jit(kind_of_a_layer_in_a_guard)(w)) == float(kind_of_a_layer(w))

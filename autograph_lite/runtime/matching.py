@@ -22,8 +22,11 @@ from .values import any_traced, is_traced, type_string
 _FIX = ("Match on a concrete value (a Python value, or an argument made static with `static_argnames`), or "
         "use literal patterns (`case 0:`, `case 1 | 2:`, `case _:`), which stage as `lax.cond`.")
 _GUARD_FIX = " For `case P as n if test`, test the subject itself in the guard and assign `n` in the case body."
-_PARTS_FIX = ("Capture the part instead of testing it in the pattern (`case (kind, x):`), and test it in a "
-              "guard or an `if` (`case (kind, x) if kind == 0:`): that test stages as `lax.cond`.")
+_SEQUENCE_PARTS_FIX = ("Capture the part instead of testing it in the pattern (`case (kind, x):`), and test it in a "
+                       "guard or an `if` (`case (kind, x) if kind == 0:`): that test stages as `lax.cond`.")
+_MAPPING_PARTS_FIX = ('Capture the part instead of testing it in the pattern (`case {"kind": kind, "w": w}:`), and test '
+                      'it in a guard or an `if` (`case {"kind": kind, "w": w} if kind == 0:`): that test stages as '
+                      "`lax.cond`.")
 
 
 def match_pattern(
@@ -49,6 +52,6 @@ def match_pattern(
             "or None, and a part of the `match` subject is a traced JAX value here: Python's test of it "
             "has no answer at trace time",
             location_of(pattern_test),
-            _PARTS_FIX,
+            _MAPPING_PARTS_FIX if pattern_kind.startswith("a mapping") else _SEQUENCE_PARTS_FIX,
         )
     return pattern_test(subject)
