@@ -196,3 +196,25 @@ def test_jit_of_a_jax_transform_of_a_checking_function_raises_eagers_exception(t
         with pytest.raises(ValueError) as raised:
             jitted(failing)
         assert type(raised.value) is ValueError and str(raised.value) == "too low"
+
+
+MESSAGES_MADE = [0]
+
+
+def counted_message():
+    MESSAGES_MADE[0] += 1
+    return MESSAGES_MADE[0]
+
+
+def assert_with_an_effect_in_its_message(x):
+    assert x < 5, f"too big ({counted_message()})"
+    return x
+
+
+def test_an_effect_in_the_message_of_a_traced_assert_is_refused():
+    """Python evaluates the message only when the test fails; it ran once while tracing, so the
+    counter moved on the first call where eager's had not (found by the generator, feature all)."""
+    MESSAGES_MADE[0] = 0
+    with pytest.raises(autograph_lite.ConversionError, match="runs inside a message of an `assert` whose test is traced"):
+        autograph_lite.jit(assert_with_an_effect_in_its_message)(jnp.float32(1.0))
+    assert MESSAGES_MADE[0] == 0

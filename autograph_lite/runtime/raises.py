@@ -34,6 +34,7 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError, unbound_message
+from . import appends
 from .locations import caller_location, raised_at
 from .paths import output_staged, path_predicate, skippable
 from .printing import DeferredText, at_run_time
@@ -119,8 +120,10 @@ def assert_(condition: Any, message: Callable[[], Any] | None = None) -> Any:
     fails = jnp.logical_not(holds)
     if message is None:
         exception = AssertionError()
-    else:
-        with skippable(lambda: fails):  # Python evaluates the message only when the test fails
+    else:  # Python evaluates the message only when the test fails: a print in it waits for that, an
+        # effect Python would make then (a helper bumping a counter) is refused, as in a staged branch
+        context = appends.Forbidden("message of an `assert` whose test is traced", location)
+        with skippable(lambda: fails), appends.inside(context):
             exception = AssertionError(message())
     stage_exception(fails, exception, location)
     return True
