@@ -6,7 +6,11 @@ A helper passed from converted code to ``jax.grad``, ``map``, ``functools.reduce
 on a traced value stages under ``jit``; eagerly it runs as Python (``jax.grad`` on a concrete number
 traces with a concrete primal, so the ``if`` still reads a value). These four keep the eager
 reference valid; ``jax.vmap`` / ``lax.scan`` of such a helper would raise eagerly (the case would be
-discarded), so they are covered by tests/test_transform_arguments.py instead.
+discarded), so they are covered by tests/test_transform_arguments.py instead, as are module-level
+``@jax.vmap`` / ``@jax.checkpoint`` / ``@jax.jit`` helpers called from converted code
+(tests/test_wrapped_helpers.py). A module-level ``@jax.custom_jvp`` helper runs its function on
+concrete values eagerly, so its ``if`` reads a value; called from converted code under ``jit`` it is
+refused at the call, naming the wrapper (a custom_jvp cannot be rebuilt around the converted function).
 
 Bounds: a helper maps ``v`` to ``v * a`` or ``v * b + c`` with ``|a|, |b| <= 2`` and ``|c| <= 3``, so its
 result is at most ``2 * |v| + 3``; its argument is clipped to :data:`CLIP`, its slope is at most 2.
@@ -35,7 +39,7 @@ class TransformArguments:
         """A transform leaf whose arguments hold none of their own (each would draw another)."""
         self.inside_transform = True
         try:
-            kinds = ["map", "reduce", "tree_map"] + (["grad"] if t == "f" else [])
+            kinds = ["map", "reduce", "tree_map"] + (["grad", "custom_jvp"] if t == "f" else [])
             return getattr(self, "transform_" + self.pick(kinds))(t, scope)
         finally:
             self.inside_transform = False
@@ -58,6 +62,17 @@ class TransformArguments:
     def transform_grad(self, t: str, scope: Scope) -> E:
         argument = self.helper_argument(t, scope)
         return self.using("transform_arguments", E(f"jax.grad({self.helper(t)})({argument.text})", 2, True))
+
+    def transform_custom_jvp(self, t: str, scope: Scope) -> E:
+        """``H(x)`` of a module-level ``@jax.custom_jvp`` helper with an ``if`` on its argument."""
+        name = self.helper(t)
+        rule = f"{name}_jvp"
+        self.module_parts[name] = (
+            "@jax.custom_jvp\n" + self.module_parts[name] + f"\n\n\n@{name}.defjvp\ndef {rule}(primals, tangents):\n"
+            f"    (v,), (t,) = primals, tangents\n    return {name}(v), t"
+        )
+        argument = self.helper_argument(t, scope)
+        return self.using("transform_arguments", E(f"{name}({argument.text})", 2 * argument.bound + 3, True))
 
     def transform_map(self, t: str, scope: Scope) -> E:
         arguments = [self.helper_argument(t, scope) for _ in range(self.draw(st.integers(1, 3)))]
