@@ -15,9 +15,11 @@ apply to differs.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -112,13 +114,107 @@ def _converted_cell_value(
         return None
     if isinstance(value, types.FunctionType) and callees.is_library_function(value):
         return with_converted_closure(value, convert, depth + 1)
-    if not isinstance(value, types.FunctionType) and call_method(value) is None:
+    plain = isinstance(value, (types.FunctionType, types.MethodType, functools.partial))
+    if not plain and call_method(value) is None and wrapped_user_function(value) is None:
         return None  # data, or a callable without Python code of its own
     try:
         converted = convert(value)
     except ConversionError:  # a library's callable object: it stays as it is
         return None
     return None if converted is value else converted
+
+
+# Per JAX wrapper of a user's function (jax.vmap(f), jax.jit(f)) and conversion options: its rebuilt
+# counterpart around the converted function, or None where there is none (rebuilt_wrapper).
+_rebuilt: weakref.WeakKeyDictionary[Any, dict[Any, Callable[..., Any] | None]] = weakref.WeakKeyDictionary()
+
+
+def rebuilt_wrapper(wrapper: Any, options: Any, convert: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any] | None:
+    """A JAX transformation of the user's function rebuilt around ``convert(f)``: ``jax.vmap(f)``,
+    ``jax.checkpoint(f)`` (:func:`with_converted_closure`) or ``jax.jit(f)`` (:func:`rebuilt_jit`);
+    ``None`` when it holds none or cannot be rebuilt. Remembered per wrapper and ``options`` (the
+    conversion's), the caller holding its lock."""
+    per_options = _rebuilt.setdefault(wrapper, {})
+    if options not in per_options:
+        per_options[options] = with_converted_closure(wrapper, convert) if isinstance(wrapper, types.FunctionType) \
+            else rebuilt_jit(wrapper, convert)
+    return per_options[options]
+
+
+def holds_converted(wrapper: types.FunctionType, is_converted: Callable[[Any], bool], depth: int = 0) -> bool:
+    """Whether a library wrapper holds a converted function (through nested JAX wrappers):
+    ``jax.vmap(autograph_lite.convert(f))``, which needs no rebuilding."""
+    if depth > MAX_WRAPPER_DEPTH:
+        return False
+    for cell in wrapper.__closure__ or ():
+        try:
+            held = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if held is not wrapper and is_converted(held):
+            return True
+        if held is not wrapper and isinstance(held, types.FunctionType) and callees.is_library_function(held) \
+                and holds_converted(held, is_converted, depth + 1):
+            return True
+    return False
+
+
+def is_transformation_wrapper(function: types.FunctionType) -> bool:
+    """Whether a library function is a JAX transformation's wrapper (``jax.vmap(f)``,
+    ``jax.checkpoint(f)``) that :func:`with_converted_closure` may rebuild around a converted ``f``."""
+    return bool(function.__closure__) and callees.is_library_function(function) and _is_rewrappable(function)
+
+
+# What jax.jit returns (a compiled object of JAX's, not a Python function).
+_JIT_TYPE = type(jax.jit(abs))
+
+
+def wrapped_user_function(wrapper: Any) -> Callable[..., Any] | None:
+    """The user's function inside ``jax.jit(f)``, ``jax.custom_jvp(f)`` or ``jax.custom_vjp(f)``
+    (objects of JAX's that keep ``f`` as ``__wrapped__``); ``None`` for anything else."""
+    if not (isinstance(wrapper, _JIT_TYPE) or type(wrapper).__qualname__ in ("custom_jvp", "custom_vjp")):
+        return None
+    inner = getattr(wrapper, "__wrapped__", None)
+    if isinstance(inner, (types.MethodType, functools.partial)):
+        return inner
+    if isinstance(inner, types.FunctionType) and not callees.is_library_function(inner):
+        return inner
+    return None
+
+
+def rebuilt_jit(jitted: Any, convert: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any] | None:
+    """``jax.jit(convert(f), ...)`` with the options of ``jitted = jax.jit(f, ...)`` (read back from its
+    ``_jit_info``); ``None`` when it is no such object or has options that cannot be passed again
+    (shardings, layouts, a device or backend, compiler options)."""
+    inner, info = wrapped_user_function(jitted), getattr(jitted, "_jit_info", None)
+    if inner is None or not isinstance(jitted, _JIT_TYPE) or info is None or not _plain_jit_options(info):
+        return None
+    converted = convert(inner)
+    if converted is inner:
+        return None
+    return jax.jit(converted, static_argnums=info.static_argnums, static_argnames=info.static_argnames,
+                   donate_argnums=info.donate_argnums, donate_argnames=info.donate_argnames,
+                   keep_unused=info.keep_unused, inline=info.inline)
+
+
+def _plain_jit_options(info: Any) -> bool:
+    """Whether ``jax.jit``'s recorded options are only those :func:`rebuilt_jit` passes again."""
+    unspecified = all(type(leaf).__name__ == "UnspecifiedValue"
+                      for leaf in (*info.in_shardings_leaves, *info.out_shardings_leaves))
+    no_layouts = all(leaf is None for leaf in (*info.in_layouts_leaves, *info.out_layouts_leaves))
+    return unspecified and no_layouts and not info.user_specified_in_shardings and info.device is None \
+        and info.backend is None and not info.compiler_options_kvs
+
+
+def wrapper_fix(kind: str, name: str) -> str:
+    """How to convert the function ``name`` inside a ``kind`` wrapper (``jit``, ``custom_jvp``) of JAX's
+    that conversion cannot rebuild: convert it before wrapping it."""
+    if kind in ("custom_jvp", "custom_vjp"):  # the wrapper also holds rules: convert inside it
+        return (f"Convert the function inside the wrapper: {name} = jax.{kind}(autograph_lite.convert(f)) for "
+                "the plain function f, and convert a rule with control flow too (defjvp / defvjp of "
+                "autograph_lite.convert(rule)); then call or jit it as usual.")
+    return (f"Convert the function before wrapping it: jax.jit(autograph_lite.convert({name}), ...), or "
+            f"autograph_lite.jit({name}, ...) with the same options.")
 
 
 class JittedCall:

@@ -67,12 +67,17 @@ def convert_callable(function: Callable, static_loops: str) -> Callable:
     if isinstance(function, functools.partial):
         return functools.partial(convert_callable(function.func, static_loops), *function.args, **function.keywords)
     if not isinstance(function, types.FunctionType):
+        rebuilt = _rebuilt_wrapper(function, static_loops) if callables.wrapped_user_function(function) else None
+        if rebuilt is not None:
+            return rebuilt
         converted_call = _converted_call_method(function, static_loops)
         if converted_call is None:
             raise _refusal(function)
         return callables.ConvertedCall(function, converted_call)
     if callees.is_library_function(function):
-        converted = callables.with_converted_closure(function, lambda f: convert_callable(f, static_loops))
+        converted = _rebuilt_wrapper(function, static_loops)
+        if converted is None and callables.holds_converted(function, _is_converted):
+            return function  # jax.vmap(autograph_lite.convert(f)): converted inside already
         if converted is None:
             raise ConversionError(
                 f"cannot convert {function.__qualname__!r}: its code is library code "
@@ -83,6 +88,15 @@ def convert_callable(function: Callable, static_loops: str) -> Callable:
             )
         return converted
     return convert_function(function, static_loops)
+
+
+def _rebuilt_wrapper(wrapper: Any, static_loops: str) -> Callable | None:
+    """:func:`.callables.rebuilt_wrapper` with these options, made once per wrapper object and
+    options, as a function is converted once: a helper decorated with ``@jax.vmap`` and called from
+    converted code is rebuilt at its first call, not at every one."""
+    with _lock:
+        key = (static_loops, callees.rules_version())
+        return callables.rebuilt_wrapper(wrapper, key, lambda inner: convert_callable(inner, static_loops))
 
 
 def _converted_call_method(instance: Any, static_loops: str) -> Callable | None:
@@ -107,6 +121,12 @@ def convert_argument(value: Any, static_loops: str) -> Any:
             return value
     if _is_converted(value):
         return value
+    if callables.wrapped_user_function(value) is not None:  # jax.jit(f), jax.custom_jvp(f)
+        try:
+            rebuilt = _rebuilt_wrapper(value, static_loops)
+        except ConversionError:
+            rebuilt = None
+        return value if rebuilt is None else rebuilt
     converted_call = _converted_call_method(value, static_loops)
     return value if converted_call is None else callables.ConvertedCall(value, converted_call)
 
@@ -128,13 +148,7 @@ def _refusal(function: Any) -> ConversionError:
     kind = type(function).__qualname__
     wrapped = getattr(function, "__wrapped__", None)
     if isinstance(wrapped, types.FunctionType) and not callees.is_library_function(wrapped):
-        name = wrapped.__name__
-        hint = (f"Convert the function before wrapping it: jax.jit(autograph_lite.convert({name}), ...), or "
-                f"autograph_lite.jit({name}, ...) with the same options.")
-        if kind in ("custom_jvp", "custom_vjp"):  # the wrapper also holds rules: convert inside it
-            hint = (f"Convert the function inside the wrapper: {name} = jax.{kind}(autograph_lite.convert(f)) for "
-                    "the plain function f, and convert a rule with control flow too (defjvp / defvjp of "
-                    "autograph_lite.convert(rule)); then call or jit it as usual.")
+        hint = callables.wrapper_fix(kind, wrapped.__name__)
         return ConversionError(
             f"cannot convert a {kind} object wrapping {wrapped.__qualname__!r}: autograph_lite cannot "
             "rewrite the function inside a compiled wrapper", hint=hint,

@@ -65,6 +65,11 @@ def _hidden_effect(match: re.Match[str], constructs: Constructs, mode: str) -> b
     return mode.startswith("jit") and getattr(constructs, "hidden_effects", False)
 
 
+def _staged(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
+    """Only a traced value reaches the wrapped function's ``if`` as a tracer."""
+    return mode.startswith("jit")
+
+
 def _differentiated(match: re.Match[str], constructs: Constructs, mode: str) -> bool:
     """Reverse mode through a ``lax.while_loop`` (docs/semantics.md, "Gradients and vmap")."""
     return mode == "jit[grad]"
@@ -177,4 +182,8 @@ DOCUMENTED_LIMITATIONS = {
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
         r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
         r"cannot be converted"), _deleted_in_control_flow),
+    # A helper decorated with @jax.custom_jvp (program_transforms.py) keeps its function unconverted
+    # (docs/errors.md, "A wrapper that cannot be rebuilt"); eager runs it on concrete values.
+    "traced `if` in a function inside a jax.custom_jvp wrapper": Limitation(autograph_lite.ConversionError, re.compile(
+        r"runs unconverted inside its jax\.custom_jvp wrapper"), _staged),
 }

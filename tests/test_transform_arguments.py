@@ -178,9 +178,16 @@ def test_jit_of_jit():
     assert float(autograph_lite.jit(jax.jit(autograph_lite.convert(square_or_negate)))(F32(2.0))) == 4.0
 
 
-def test_jit_of_jax_jit_of_an_unconverted_function_is_refused_briefly():
+def test_jit_of_jax_jit_of_an_unconverted_function_is_rebuilt_around_the_converted_function():
+    expected = jnp.array([square_or_negate(x) for x in XS])
+    assert_same(autograph_lite.jit(jax.vmap(jax.jit(square_or_negate)))(XS), expected)
+    assert_same(autograph_lite.jit(jax.jit(square_or_negate))(F32(-3.0)), F32(3.0))
+
+
+def test_jit_of_jax_jit_with_shardings_of_an_unconverted_function_is_refused_briefly():
+    sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
     with pytest.raises(ConversionError) as raised:
-        autograph_lite.jit(jax.jit(square_or_negate))
+        autograph_lite.jit(jax.jit(square_or_negate, out_shardings=sharding))
     message = str(raised.value)
     assert message.startswith("cannot convert a PjitFunction object wrapping 'square_or_negate'")
     assert "jax.jit(autograph_lite.convert(square_or_negate), ...)" in message

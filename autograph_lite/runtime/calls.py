@@ -96,11 +96,15 @@ class Calls:
                 return function(*args, **kwargs)
             return self._construct(function, args, kwargs)
         if isinstance(function, types.FunctionType):
+            if callables.is_transformation_wrapper(function):
+                return self._call_wrapper(function, args, kwargs)
             return self._call_function(function, args, kwargs)
         if isinstance(function, types.MethodType) and isinstance(function.__func__, types.FunctionType):
             return self._call_function(function.__func__, (function.__self__, *args), kwargs)
         if isinstance(function, functools.partial):
             return self.call(function.func, *function.args, *args, **{**function.keywords, **kwargs})
+        if callables.wrapped_user_function(function) is not None:  # jax.jit(f), jax.custom_jvp(f)
+            return self._call_wrapper(function, args, kwargs)
         method = callables.call_method(function)
         if method is None or callees.is_marked_do_not_convert(function):
             return function(*args, **kwargs)
@@ -187,6 +191,30 @@ class Calls:
         if returned is not None:
             _RETURNS_ITS_ARGUMENT(returned)  # raises the TypeError that type.__call__ raises, word for word
         return made
+
+    def _call_wrapper(self, wrapper: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A JAX transformation of a user's function made outside converted code (a helper decorated with
+        ``@jax.vmap``, ``@jax.checkpoint`` or ``@jax.jit``), called rebuilt around the converted function
+        as ``autograph_lite.jit(wrapper)`` would be, so that its ``if`` on a traced value stages. One that
+        cannot be rebuilt (``jax.custom_jvp``, ``jax.jit`` with shardings) runs as it is; a traced ``if``
+        in it is reported at the call, naming the wrapper and how to convert inside it."""
+        rebuilt = self.convert_argument(wrapper)
+        if rebuilt is not wrapper:
+            return rebuilt(*args, **kwargs)
+        try:
+            return wrapper(*args, **kwargs)
+        except jax.errors.ConcretizationTypeError as error:
+            inner = callables.wrapped_user_function(wrapper)
+            if inner is None or isinstance(error, ConversionError):  # located already: converted code's own
+                raise
+            kind = type(wrapper).__qualname__ if type(wrapper).__qualname__ in ("custom_jvp", "custom_vjp") else "jit"
+            name = getattr(inner, "__name__", "f")
+            raise ConversionError(
+                f"{name!r} needs a concrete value where it gets a traced one (an `if` on it), and runs "
+                f"unconverted inside its jax.{kind} wrapper, which autograph_lite cannot rebuild around the "
+                "converted function",
+                caller_location(), callables.wrapper_fix(kind, name),
+            ) from error
 
     def _call_function(self, function: types.FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if (
