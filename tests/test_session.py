@@ -24,7 +24,7 @@ from autograph_lite.runtime import appends, report, session
 
 XS = jnp.arange(1.0, 4.0)
 EMPTY: dict[str, Any] = {"staged": [], "iterated_arrays": [], "recorder": None, "trial_decisions": None,
-                         "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "callback_watchers": [], "handlers": [],
+                         "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "callback_watchers": [], "handlers": [], "cleanups": [],
                          "call_depths": {}, "python_numbers": {}}
 seen: list[dict[str, Any]] = []
 _meeting: list[threading.Barrier] = []  # the barrier the next call of `look` in a staged trace meets at
@@ -252,3 +252,28 @@ def test_a_context_copied_into_another_thread_gets_a_session_of_its_own() -> Non
         assert appends.innermost() is not None
     assert other is not own
     assert innermost is None
+
+
+cleanups_seen: list[int] = []
+
+
+@autograph_lite.do_not_convert
+def look_at_cleanups() -> None:
+    cleanups_seen.append(len(session.current().cleanups))
+
+
+def raises_inside_try_with_finally(x: Any) -> Any:
+    try:
+        look_at_cleanups()
+        y = fails(x)
+    finally:
+        look_at_cleanups()
+    return y
+
+
+def test_session_is_empty_after_a_raise_inside_a_try_with_a_finally() -> None:
+    cleanups_seen.clear()
+    with pytest.raises(ValueError, match="raised inside the trace"):
+        autograph_lite.jit(raises_inside_try_with_finally)(jnp.float32(1.0))
+    assert cleanups_seen == [1, 1]  # the `try` body and its `finally` are one cleanup region (runtime/cleanups.py)
+    assert state_of(session.current()) == EMPTY
