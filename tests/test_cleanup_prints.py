@@ -14,23 +14,11 @@ import jax
 import jax.numpy as jnp
 import pytest
 from support import where
+from test_context_managers import Section
 
 import autograph_lite
 
 F32 = jnp.float32
-
-
-class Section:
-    def __init__(self, name):
-        self.name = name
-
-    def __enter__(self):
-        print("enter", self.name)
-        return self
-
-    def __exit__(self, *raised):
-        print("exit", self.name)
-        return False
 
 
 class Inspecting(Section):
