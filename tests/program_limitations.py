@@ -145,6 +145,9 @@ DOCUMENTED_LIMITATIONS = {
     "exception message formatted from a traced value, raised while tracing": Limitation(
         autograph_lite.ConversionError, re.compile(r"a string formatted from a traced value \(template .*\) is an "
                                                    r"exception message"), lambda match, constructs, mode: mode.startswith("jit")),
+    # A store through an outer container into one inside it (program_aliases.py, stored_through_list).
+    "store through an outer container under a traced `if`": Limitation(autograph_lite.ConversionError, re.compile(
+        r"cannot be staged: its body assigns to \w+\[\d+\]\["), lambda match, constructs, mode: mode.startswith("jit")),
     # A loop with a traced exit draws on past it: refused for an iterator someone else may hold or whose
     # draws run code, and a later draw from an iterator that such a loop left where only run time knows.
     "`for` loop with a traced exit over an iterator someone else may see": Limitation(
