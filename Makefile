@@ -50,15 +50,16 @@ lint: $(LINT_STAMP)
 	$(VENV)/bin/mypy
 
 ## Long generated-program run: make fuzz FUZZ_SEED=1 FUZZ_COUNT=5000 [FUZZ_FEATURES=+break_continue]
-## [FUZZ_SURVEY=fuzz.json: count every outcome instead of stopping at the first bug].
+## [FUZZ_SURVEY=fuzz.json: count every outcome instead of stopping at the first bug] [FUZZ_X64=1: with jax_enable_x64].
 ## A failing program is shrunk and written to tests/regressions/ (replayed by tests/test_regressions.py).
 FUZZ_SEED ?= 0
 FUZZ_COUNT ?= 3000
 FUZZ_FEATURES ?=
 FUZZ_SURVEY ?=
+FUZZ_X64 ?=
 fuzz: venv
 	AUTOGRAPH_LITE_HYPOTHESIS_PROFILE=long AUTOGRAPH_LITE_FUZZ_COUNT=$(FUZZ_COUNT) \
-	AUTOGRAPH_LITE_FUZZ_FEATURES=$(FUZZ_FEATURES) AUTOGRAPH_LITE_FUZZ_SURVEY=$(FUZZ_SURVEY) \
+	AUTOGRAPH_LITE_FUZZ_FEATURES=$(FUZZ_FEATURES) AUTOGRAPH_LITE_FUZZ_SURVEY=$(FUZZ_SURVEY) AUTOGRAPH_LITE_FUZZ_X64=$(FUZZ_X64) \
 	AUTOGRAPH_LITE_REGRESSION_DIR=tests/regressions \
 		$(PY) -m pytest -m fuzz -p no:cacheprovider -s --hypothesis-seed=$(FUZZ_SEED) \
 		tests/test_generated_programs.py
