@@ -148,6 +148,10 @@ DOCUMENTED_LIMITATIONS = {
     # A store through an outer container into one inside it (program_aliases.py, stored_through_list).
     "store through an outer container under a traced `if`": Limitation(autograph_lite.ConversionError, re.compile(
         r"cannot be staged: its body assigns to \w+\[\d+\]\["), lambda match, constructs, mode: mode.startswith("jit")),
+    # runtime/kept_containers.py: a container updated in place and then replaced by another in one staged statement.
+    "container updated in place, then replaced, in a staged statement": Limitation(autograph_lite.ConversionError,
+        re.compile(r"is updated in place in this staged statement and then replaced by another"),
+        lambda match, constructs, mode: mode.startswith("jit")),
     # A loop with a traced exit draws on past it: refused for an iterator someone else may hold or whose
     # draws run code, and a later draw from an iterator that such a loop left where only run time knows.
     "`for` loop with a traced exit over an iterator someone else may see": Limitation(
