@@ -115,7 +115,7 @@ def _converted_cell_value(
     if isinstance(value, types.FunctionType) and callees.is_library_function(value):
         return with_converted_closure(value, convert, depth + 1)
     plain = isinstance(value, (types.FunctionType, types.MethodType, functools.partial))
-    if not plain and call_method(value) is None and wrapped_user_function(value) is None:
+    if not plain and call_method(value) is None:
         return None  # data, or a callable without Python code of its own
     try:
         converted = convert(value)
@@ -124,20 +124,21 @@ def _converted_cell_value(
     return None if converted is value else converted
 
 
-# Per JAX wrapper of a user's function (jax.vmap(f), jax.jit(f)) and conversion options: its rebuilt
+# Per JAX wrapper of a user's function (jax.vmap(f), jax.checkpoint(f)) and conversion options: its rebuilt
 # counterpart around the converted function, or None where there is none (rebuilt_wrapper).
 _rebuilt: weakref.WeakKeyDictionary[Any, dict[Any, Callable[..., Any] | None]] = weakref.WeakKeyDictionary()
 
 
 def rebuilt_wrapper(wrapper: Any, options: Any, convert: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any] | None:
     """A JAX transformation of the user's function rebuilt around ``convert(f)``: ``jax.vmap(f)``,
-    ``jax.checkpoint(f)`` (:func:`with_converted_closure`) or ``jax.jit(f)`` (:func:`rebuilt_jit`);
-    ``None`` when it holds none or cannot be rebuilt. Remembered per wrapper and ``options`` (the
-    conversion's), the caller holding its lock."""
+    ``jax.checkpoint(f)`` (:func:`with_converted_closure`); ``None`` when it holds none or cannot be
+    rebuilt. Not ``jax.jit(f)``: eagerly its ``print``s come out once per trace, while it traces, and
+    rebuilt around the converted ``f`` they would be staged, printing on every call. Remembered per
+    wrapper and ``options`` (the conversion's), the caller holding its lock."""
     per_options = _rebuilt.setdefault(wrapper, {})
     if options not in per_options:
         per_options[options] = with_converted_closure(wrapper, convert) if isinstance(wrapper, types.FunctionType) \
-            else rebuilt_jit(wrapper, convert)
+            else None
     return per_options[options]
 
 
@@ -180,30 +181,6 @@ def wrapped_user_function(wrapper: Any) -> Callable[..., Any] | None:
     if isinstance(inner, types.FunctionType) and not callees.is_library_function(inner):
         return inner
     return None
-
-
-def rebuilt_jit(jitted: Any, convert: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any] | None:
-    """``jax.jit(convert(f), ...)`` with the options of ``jitted = jax.jit(f, ...)`` (read back from its
-    ``_jit_info``); ``None`` when it is no such object or has options that cannot be passed again
-    (shardings, layouts, a device or backend, compiler options)."""
-    inner, info = wrapped_user_function(jitted), getattr(jitted, "_jit_info", None)
-    if inner is None or not isinstance(jitted, _JIT_TYPE) or info is None or not _plain_jit_options(info):
-        return None
-    converted = convert(inner)
-    if converted is inner:
-        return None
-    return jax.jit(converted, static_argnums=info.static_argnums, static_argnames=info.static_argnames,
-                   donate_argnums=info.donate_argnums, donate_argnames=info.donate_argnames,
-                   keep_unused=info.keep_unused, inline=info.inline)
-
-
-def _plain_jit_options(info: Any) -> bool:
-    """Whether ``jax.jit``'s recorded options are only those :func:`rebuilt_jit` passes again."""
-    unspecified = all(type(leaf).__name__ == "UnspecifiedValue"
-                      for leaf in (*info.in_shardings_leaves, *info.out_shardings_leaves))
-    no_layouts = all(leaf is None for leaf in (*info.in_layouts_leaves, *info.out_layouts_leaves))
-    return unspecified and no_layouts and not info.user_specified_in_shardings and info.device is None \
-        and info.backend is None and not info.compiler_options_kvs
 
 
 def wrapper_fix(kind: str, name: str) -> str:

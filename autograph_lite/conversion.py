@@ -67,9 +67,6 @@ def convert_callable(function: Callable, static_loops: str) -> Callable:
     if isinstance(function, functools.partial):
         return functools.partial(convert_callable(function.func, static_loops), *function.args, **function.keywords)
     if not isinstance(function, types.FunctionType):
-        rebuilt = _rebuilt_wrapper(function, static_loops) if callables.wrapped_user_function(function) else None
-        if rebuilt is not None:
-            return rebuilt
         converted_call = _converted_call_method(function, static_loops)
         if converted_call is None:
             raise _refusal(function)
@@ -119,14 +116,8 @@ def convert_argument(value: Any, static_loops: str) -> Any:
             return convert_callable(value, static_loops)
         except ConversionError:
             return value
-    if _is_converted(value):
-        return value
-    if callables.wrapped_user_function(value) is not None:  # jax.jit(f), jax.custom_jvp(f)
-        try:
-            rebuilt = _rebuilt_wrapper(value, static_loops)
-        except ConversionError:
-            rebuilt = None
-        return value if rebuilt is None else rebuilt
+    if _is_converted(value) or callables.wrapped_user_function(value) is not None:
+        return value  # jax.jit(f) / jax.custom_jvp(f) run as written (callables.rebuilt_wrapper says why)
     converted_call = _converted_call_method(value, static_loops)
     return value if converted_call is None else callables.ConvertedCall(value, converted_call)
 

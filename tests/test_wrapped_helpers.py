@@ -1,8 +1,8 @@
-"""Helpers wrapped in a JAX transformation outside converted code (``@jax.vmap``, ``@jax.checkpoint``,
-``@jax.jit`` on a module-level function) and called from converted code are rebuilt around the
-converted helper, as ``autograph_lite.jit(wrapper)`` rebuilds them, so their traced ``if`` stages; a
-wrapper that cannot be rebuilt (``jax.custom_jvp``, ``jax.jit`` with shardings) is refused at the call,
-naming the wrapper, with a fix that is tested to work. Results are compared with eager Python (or,
+"""Helpers wrapped in a JAX transformation outside converted code (``@jax.vmap``, ``@jax.checkpoint``
+on a module-level function) and called from converted code are rebuilt around the converted helper,
+as ``autograph_lite.jit(wrapper)`` rebuilds them, so their traced ``if`` stages; a wrapper that is not
+rebuilt (``jax.custom_jvp``; ``jax.jit``, whose prints come out once per trace eagerly) runs as written,
+and a traced ``if`` in it is refused at the call, naming the wrapper, with a fix that is tested to work. Results are compared with eager Python (or,
 where eager itself fails on the traced ``if``, with the per-example result written with jnp.where)."""
 
 from __future__ import annotations
@@ -49,11 +49,6 @@ rematted = jax.remat(sine_when_large)
 jitted = jax.jit(scaled, static_argnums=1)
 
 
-def twice(v):
-    return v * 2.0
-
-
-jitted_twice = jax.jit(twice)
 
 
 def expected_doubled(xs):
@@ -90,18 +85,38 @@ def test_a_checkpointed_helper_is_converted_and_differentiates_as_eager():
     assert_same(gradient, jax.grad(lambda v: sine_when_large(v).sum() * 2)(x))
 
 
-def test_a_jit_decorated_helper_keeps_its_static_argument_and_its_result_type():
-    for x in (F32(0.5), F32(2.0), 1.5):
-        assert_same(autograph_lite.jit(call_jitted)(x), scaled(F32(x), 3))
-    eager = jitted_twice(1.5)  # a Python float argument: a weakly typed array out, converted too
-    converted = autograph_lite.convert(lambda: jitted_twice(1.5))()
-    assert_same(converted, eager)
-    assert converted.weak_type and eager.weak_type
+def noisy(x):
+    print("tracing noisy")
+    return x * 2.0
+
+
+jitted_noisy = jax.jit(noisy)
+
+
+def call_jitted_noisy(x):
+    return jitted_noisy(x) + 1.0
+
+
+def test_a_jit_decorated_helper_runs_as_written_printing_once_per_trace_as_eagerly(capsys):
+    """Rebuilt around the converted helper, its print was staged: it printed on every call."""
+    jitted_call = autograph_lite.jit(call_jitted_noisy)
+    for x in (F32(1.0), F32(2.0)):
+        assert_same(jitted_call(x), noisy(x) + 1.0)
+        jax.effects_barrier()
+    assert capsys.readouterr().out.count("tracing noisy") == 3  # the two eager calls, and one trace
+
+
+def test_a_jit_decorated_helper_with_a_traced_if_is_refused_at_the_call_with_a_fix_that_works():
+    with pytest.raises(ConversionError, match=r"jax\.jit wrapper") as raised:
+        autograph_lite.jit(call_jitted)(F32(2.0))
+    assert "jax.jit(autograph_lite.convert(scaled), ...)" in str(raised.value)
+    fixed = jax.jit(autograph_lite.convert(scaled), static_argnums=1)  # the fix it gives
+    for x in (F32(0.5), F32(2.0)):
+        assert_same(autograph_lite.jit(lambda v: fixed(v, 3))(x), scaled(x, 3))
 
 
 def test_a_wrapper_is_rebuilt_once():
     assert autograph_lite.convert(vmapped) is autograph_lite.convert(vmapped)
-    assert autograph_lite.convert(jitted) is autograph_lite.convert(jitted)
 
 
 def test_jit_of_vmap_of_converted_is_accepted_as_it_is():

@@ -194,10 +194,10 @@ class Calls:
 
     def _call_wrapper(self, wrapper: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """A JAX transformation of a user's function made outside converted code (a helper decorated with
-        ``@jax.vmap``, ``@jax.checkpoint`` or ``@jax.jit``), called rebuilt around the converted function
-        as ``autograph_lite.jit(wrapper)`` would be, so that its ``if`` on a traced value stages. One that
-        cannot be rebuilt (``jax.custom_jvp``, ``jax.jit`` with shardings) runs as it is; a traced ``if``
-        in it is reported at the call, naming the wrapper and how to convert inside it."""
+        ``@jax.vmap`` or ``@jax.checkpoint``), called rebuilt around the converted function as
+        ``autograph_lite.jit(wrapper)`` would be, so that its ``if`` on a traced value stages. One that is
+        not rebuilt (``jax.jit``, whose prints come out once per trace eagerly; ``jax.custom_jvp``) runs as
+        it is; a traced ``if`` in it is reported at the call, naming the wrapper and how to convert inside it."""
         rebuilt = self.convert_argument(wrapper)
         if rebuilt is not wrapper:
             return rebuilt(*args, **kwargs)
