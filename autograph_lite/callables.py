@@ -129,16 +129,17 @@ def _converted_cell_value(
 _rebuilt: weakref.WeakKeyDictionary[Any, dict[Any, Callable[..., Any] | None]] = weakref.WeakKeyDictionary()
 
 
-def rebuilt_wrapper(wrapper: Any, options: Any, convert: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any] | None:
+def rebuilt_wrapper(wrapper: types.FunctionType, options: Any,
+                    convert: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any] | None:
     """A JAX transformation of the user's function rebuilt around ``convert(f)``: ``jax.vmap(f)``,
     ``jax.checkpoint(f)`` (:func:`with_converted_closure`); ``None`` when it holds none or cannot be
-    rebuilt. Not ``jax.jit(f)``: eagerly its ``print``s come out once per trace, while it traces, and
-    rebuilt around the converted ``f`` they would be staged, printing on every call. Remembered per
-    wrapper and ``options`` (the conversion's), the caller holding its lock."""
+    rebuilt. Not ``jax.jit(f)`` (an object, not a function: never given here): eagerly its ``print``s
+    come out once per trace, while it traces, and rebuilt around the converted ``f`` they would be
+    staged, printing on every call. Remembered per wrapper and ``options`` (the conversion's), the
+    caller holding its lock."""
     per_options = _rebuilt.setdefault(wrapper, {})
     if options not in per_options:
-        per_options[options] = with_converted_closure(wrapper, convert) if isinstance(wrapper, types.FunctionType) \
-            else None
+        per_options[options] = with_converted_closure(wrapper, convert)
     return per_options[options]
 
 

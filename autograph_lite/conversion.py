@@ -87,7 +87,7 @@ def convert_callable(function: Callable, static_loops: str) -> Callable:
     return convert_function(function, static_loops)
 
 
-def _rebuilt_wrapper(wrapper: Any, static_loops: str) -> Callable | None:
+def _rebuilt_wrapper(wrapper: types.FunctionType, static_loops: str) -> Callable | None:
     """:func:`.callables.rebuilt_wrapper` with these options, made once per wrapper object and
     options, as a function is converted once: a helper decorated with ``@jax.vmap`` and called from
     converted code is rebuilt at its first call, not at every one."""
