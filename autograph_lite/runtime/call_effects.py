@@ -13,7 +13,6 @@ is found by identity (:mod:`.library_mutators`). The rules of what the trace own
 from __future__ import annotations
 
 import builtins
-import inspect
 import random
 import types
 from typing import Any
@@ -22,6 +21,7 @@ import jax
 import numpy as np
 
 from . import appends, library_mutators
+from .iteration import unstarted_generator_expression
 from .library_mutators import ATTRIBUTE, DELETES, METHOD, Mutation
 from .ownership import OPERATOR_METHODS, kind_name, made_by, mutated_kind, private, refuse, refuse_hook
 from .store_hooks import attribute_hook, user_hook
@@ -179,7 +179,7 @@ def check_advance(iterator: Any, drawn_by: str = "next()") -> None:
     context = appends.innermost()
     if context is None or not hasattr(type(iterator), "__next__"):
         return  # outside staged code; or not an iterator, which next() itself refuses
-    if made_by(context, iterator) or (drawn_by != "next()" and _fresh_generator_expression(iterator)):
+    if made_by(context, iterator) or (drawn_by != "next()" and unstarted_generator_expression(iterator)):
         return
     draw = f"{drawn_by} on a {type(iterator).__name__}, which advances an iterator"
     loop = drawn_by.startswith("a `for`")
@@ -194,11 +194,6 @@ def check_drained(function: Any, args: tuple[Any, ...]) -> None:
     ``next()`` of each (:func:`check_advance`)."""
     if args and isinstance(function, (types.BuiltinFunctionType, type)) and function in _DRAINING_BUILTINS:
         check_advance(args[0], f"{function.__name__}()")
-
-
-def _fresh_generator_expression(iterator: Any) -> bool:
-    return (isinstance(iterator, types.GeneratorType) and iterator.gi_code.co_name == "<genexpr>"
-            and inspect.getgeneratorstate(iterator) == inspect.GEN_CREATED)
 
 
 def _generator_kind(receiver: Any, method: str) -> str | None:

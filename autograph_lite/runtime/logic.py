@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 import operator
-import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -21,7 +20,7 @@ import numpy as np
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
-from .iteration import CONTAINERS
+from .iteration import CONTAINERS, unstarted_generator_expression
 from .locations import caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import skippable
@@ -206,9 +205,8 @@ def drawn_privately(iterable: Any) -> bool:
     function's code past Python's stop, or never end."""
     if type(iterable) in CONTAINERS:
         return True
-    return (isinstance(iterable, types.GeneratorType) and iterable.gi_code.co_name == "<genexpr>"
-            and inspect.getgeneratorstate(iterable) == inspect.GEN_CREATED
-            and isinstance(inspect.getgeneratorlocals(iterable).get(".0"), PrivateSource))
+    return unstarted_generator_expression(iterable) and isinstance(inspect.getgeneratorlocals(iterable).get(".0"),
+                                                                   PrivateSource)
 
 
 def unknown_stop(iterable: Any, builtin: str) -> TracedPredicateError:
