@@ -217,14 +217,20 @@ class NarrowDtypes:
         name = self.pick(narrow_locals) if narrow_locals and self.chance(70) else self.fresh("n")
         count, carried = self.fresh("c"), self.fresh("t")
         header, first_lines = self.carry_loop(scope)
-        # the parameter, a narrow array: a local may hold a Python float (3e+38), whose product with the
-        # count eager Python keeps as a Python float where plain jax.jit's float32 is inf
-        arguments = [v.name for v in self.visible(scope, (self.narrow_type,)) if v.kind == "arg"]
-        start = E(self.pick(arguments), 1, False) if arguments else self.narrow_operand(self.narrow_type, scope, False)
+        start = self.float_safe_operand(scope)
         body = first_lines + [f"{count} = {count} + {self.pick(['0.1', '0.3'])}", f"{carried} = ({carried} * 1)"]
         lines = [f"{count} = {self.pick(['0', '1', '3'])}", f"{carried} = {start.text}"] + header
         lines += [f"    {line}" for line in body]
         return self.defined_as(scope, name, lines + [f"{name} = ({carried} * {count})"])
+
+    def float_safe_operand(self, scope: Scope) -> E:
+        """The narrow parameter, an array, where a traced Python number multiplies the operand: a local
+        may hold a Python float (``3e+38``), whose product with a traced count or gate is plain
+        ``jax.jit``'s float32 ``inf`` where eager Python keeps a Python float (the documented form of a
+        Python number made traced, docs/semantics.md)."""
+        arguments = [v for v in self.visible(scope, (self.narrow_type,)) if v.kind == "arg"]
+        return E(self.use(scope, self.pick(arguments)), 1, False) if arguments else \
+            self.narrow_operand(self.narrow_type, scope, False)
 
     def stmt_narrow_index(self, scope: Scope, ctx) -> Block:
         """``n = m`` before a loop whose body chooses between its index and ``n`` (``n = (i if c else n)``
@@ -263,7 +269,8 @@ class NarrowDtypes:
             header, first_lines = self.carry_loop(scope)
             body = first_lines + ([f"if {condition}:", f"    {gate} = {second}"] if self.chance(50) else [f"{gate} = {second}"])
             lines = [f"{gate} = {first}"] + header + [f"    {line}" for line in body]
-        operand = self.narrow_operand(self.narrow_type, scope, constant=False)
+        operand = self.float_safe_operand(scope) if self.narrow_type in NARROW_FLOATS else \
+            self.narrow_operand(self.narrow_type, scope, constant=False)
         lines.append(f"{name} = (({gate} * {operand.text}) + {operand.text})")
         return self.defined_as(scope, name, lines)
 
