@@ -5,7 +5,8 @@ the iterator sees where the loop stopped, and a ``map``'s function or a generato
 items drawn. The statement drawn here loops over such an iterator with a ``break`` under a condition
 (traced, mostly), then reads what is left of it::
 
-    it3 = iter([<float>, <float>, <float>])     # or map(shown, [0, 1, 2]), enumerate([...]), enumerate(v)
+    it3 = iter([<float>, <float>, <float>])     # or map(shown, [0, 1, 2]), enumerate([...]), enumerate(v),
+                                                # a generator expression (x * 1.0 for x in [...])
     t4 = 0.0
     for v5 in it3:                              # (for k, v5 in it3: for an enumerate)
         t4 = jnp.clip(t4 + v5, -1000, 1000)
@@ -15,8 +16,8 @@ items drawn. The statement drawn here loops over such an iterator with a ``break
     t4 = jnp.clip(t4 + r6, -1000, 1000)
 
 or, in place of the read after the loop, a read under a traced ``if`` (``if <condition>: r6 = sum(it3,
-0.0)``), which eager Python makes only on the inputs that take the branch; and ``next(zip(v, v))`` of
-a vector. The converted code must leave the iterator where eager Python leaves it, or refuse the loop
+0.0)``), which eager Python makes only on the inputs that take the branch, followed by a read of what
+the branch left; and ``next(zip(v, v))`` of a vector. The converted code must leave the iterator where eager Python leaves it, or refuse the loop
 (a traced exit) or the read (in a traced branch) with a located error.
 """
 
@@ -32,12 +33,12 @@ _PAIR_READS = ("next({it}, (0, 0.0))[1]", "float(len(list({it})))")
 
 
 class Iterators:
-    """The ``held_iterator`` statement; a mixin of the program builder."""
+    """The ``held_iterator`` and ``branch_drawn_iterator`` statements; a mixin of the program builder."""
 
     def extra_statements(self, scope: Scope, ctx: Ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)
         if self.has("iterators") and self.budget > 0:
-            kinds += ["held_iterator"] * (3 if ctx.depth == 0 else 1)
+            kinds += ["held_iterator", "branch_drawn_iterator"] * (3 if ctx.depth == 0 else 1)
         return kinds
 
     def stmt_held_iterator(self, scope: Scope, ctx: Ctx) -> Block:
@@ -52,14 +53,34 @@ class Iterators:
         lines = [f"{it} = {made}", f"{total} = 0.0", f"for {targets.format(item)} in {it}:"] + indent(body)
         value = self.pick(_PAIR_READS if made.startswith("enumerate") else _READS).format(it=it)
         if self.chance(30):
-            lines += [f"{read} = 0.0", f"if {self.condition(scope).text}:", f"    {read} = {value}"]
+            lines += self.read_in_branch(scope, it, read, value)
         else:
             lines.append(f"{read} = {value}")
         lines.append(f"{total} = jnp.clip({total} + {read}, -1000, 1000)")  # what is left shows in the result
         after = scope.copy()
         after.define(Var(total, "f", 1000.0))
-        after.define(Var(read, "f", max(3 * bound, 3.0)))
+        after.define(Var(read, "f", max(6 * bound, 6.0)))  # two reads: in the branch and after it
         return Block(lines, after)
+
+    def stmt_branch_drawn_iterator(self, scope: Scope, ctx: Ctx) -> Block:
+        """An iterator held, then drawn from under a traced ``if`` only (no loop before it)."""
+        self.used.add("iterators")
+        it, read = self.fresh("it"), self.fresh("r")
+        made, _, bound = self.held_source(scope)
+        value = self.pick(_PAIR_READS if made.startswith("enumerate") else _READS).format(it=it)
+        lines = [f"{it} = {made}"] + self.read_in_branch(scope, it, read, value, traced=True)
+        after = scope.copy()
+        after.define(Var(read, "f", max(6 * bound, 6.0)))
+        return Block(lines, after)
+
+    def read_in_branch(self, scope: Scope, it: str, read: str, value: str, traced: bool = False) -> list[str]:
+        """``read = value`` of the iterator ``it`` under an ``if`` (of an argument, where ``traced``), then
+        what the branch left of it added: eager Python drew from it only where the branch ran."""
+        arguments = [v for v in self.visible(scope, ("i", "f")) if v.kind == "arg"]
+        condition = (f"({self.use(scope, self.pick(arguments))} > {self.pick(['0', '1'])})"
+                     if traced and arguments else self.condition(scope).text)
+        left = _READS[-1].format(it=it)  # how many items are left, of numbers or of pairs
+        return [f"{read} = 0.0", f"if {condition}:", f"    {read} = {value}", f"{read} = ({read} + {left})"]
 
     def held_source(self, scope: Scope) -> tuple[str, str, float]:
         """The iterator's making, the loop's targets (``{}`` the item), and a bound of the items."""
@@ -68,8 +89,10 @@ class Iterators:
         listed = "[" + ", ".join(n.text for n in numbers) + "]"
         bound = max(n.bound for n in numbers)
         vectors = [v for v in self.visible(scope, VECTORS) if v.type == "vf"]
-        kinds = ["iter", "enumerate"] + (["map"] if self.has("print") else []) + (["vector"] if vectors else [])
+        kinds = ["iter", "enumerate", "genexpr"] + (["map"] if self.has("print") else []) + (["vector"] if vectors else [])
         kind = self.pick(kinds)
+        if kind == "genexpr":  # held, so not the drawing code's own (as one written where it is drawn is)
+            return f"(x * 1.0 for x in {listed})", "{}", bound
         if kind == "map":  # shown(k) prints k: eagerly, only for the items the loop draws
             self.module_parts["shown"] = SHOWN
             return "map(shown, [0.0, 1.0, 2.0, 3.0])", "{}", 3.0
