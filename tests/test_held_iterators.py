@@ -6,7 +6,8 @@ loop drew one item past a concrete ``break`` (a ``map``'s function ran once more
 an item), drew every item past a traced one (``sum(it)`` after the loop gave 0 for eager's 10), a
 ``sum(it)`` in a traced branch drained the iterator while tracing, and an ``enumerate`` / ``zip`` of an
 array held in a variable restarted in a second loop and refused ``next()``, silently or with a
-``TypeError``."""
+``TypeError``. A generator expression held in a variable, or one over an iterator someone holds, was
+drained in a traced branch while tracing too (runtime/private_iterators.py)."""
 
 from __future__ import annotations
 
@@ -119,6 +120,61 @@ def private_iterators_with_a_traced_break(t):
         if v < t:
             break
     return total
+
+
+def held_generator_drained_in_a_branch(t):
+    squares = (x * x for x in [1.0, 2.0, 3.0])
+    total = 0.0
+    if t > 0:
+        total = sum(squares)
+    return total + len(list(squares))
+
+
+def generator_over_a_held_iterator_in_a_branch(t):
+    it = iter([1.0, 2.0, 3.0])
+    total = 0.0
+    if t > 0:
+        total = sum(x * x for x in it)
+    return total + len(list(it))
+
+
+def iter_of_a_held_iterator_in_a_branch(t):
+    it = iter([1.0, 2.0, 3.0])
+    first = 0.0
+    if t > 0:
+        first = next(iter(it))
+    return first + len(list(it))
+
+
+def generators_written_where_they_are_drawn(t, xs):
+    total = 0.0
+    if t > 0:
+        total = next(iter(xs)) + sum(v * v for v in xs) + sum(a * b for a, b in zip(xs, xs))
+        total = total + max(v for v in reversed([1.0, 2.0])) + len(sorted(k for k in range(3)))
+    for _ in range(3):
+        for v in (y * 2.0 for y in xs):
+            total = total + v * t
+    return total
+
+
+@pytest.mark.parametrize("t", [F32(-1.0), F32(1.0)])
+def test_generators_written_where_they_are_drawn_are_drawn_in_staged_code(t):
+    assert_same(autograph_lite.jit(generators_written_where_they_are_drawn)(t, XS),
+                generators_written_where_they_are_drawn(t, XS))
+
+
+@pytest.mark.parametrize("function, line", [
+    (held_generator_drained_in_a_branch, "total = sum(squares)"),
+    (generator_over_a_held_iterator_in_a_branch, "total = sum(x * x for x in it)"),
+    (iter_of_a_held_iterator_in_a_branch, "first = next(iter(it))"),
+])
+def test_a_held_iterator_drawn_in_a_traced_branch_is_refused(function, line):
+    """Eager Python draws only where the branch runs (t = -1: 3.0 for each); tracing drew it anyway,
+    and the read after the branch found it drained (0.0, 0.0 and 2.0 before)."""
+    message = conversion_error(function, F32(-1.0))
+    assert message.startswith(where(function, line))
+    assert "which advances an iterator, runs inside a branch of an `if` with a traced condition" in message
+    assert autograph_lite.convert(function)(F32(-1.0)) == function(F32(-1.0)) == 3.0
 
 
 @pytest.mark.parametrize("function, args", [

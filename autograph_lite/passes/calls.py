@@ -10,8 +10,9 @@ A library call given ``out=`` (``np.add(a, 1, out=BUF)``) writes into that array
 ``_ag.call`` too, whose effect checks see the array it would change (``runtime.library_mutators``).
 The conversion layer's predicate sends the library functions that mutate an argument there already.
 
-The source of a generator expression written as the argument of ``any`` / ``all`` becomes
-``_ag.private_source(xs)``: the fold after a traced element draws from it only when it is private.
+The source of a generator expression written as the argument of a builtin that draws it (``any`` /
+``all``, ``sum``, ``list``, ...) or as a ``for`` loop's iterable becomes ``_ag.private_source(xs)``:
+staged code draws it only when it is private (``runtime.private_iterators``).
 
 Attribute reads become ``_ag.getattr(q, 'w')``: a property's getter, a ``cached_property`` or a
 ``__getattr__`` of the user's is code Python runs implicitly, which the runtime converts
@@ -31,6 +32,9 @@ from ..generated_names import RUNTIME
 from . import effects, nodes
 from .expressions import ExpressionTransformer
 from .facts import ScopeFacts
+
+# Builtins that take every item of the iterable they are given (runtime.call_effects checks the same).
+_DRAINING = frozenset({"sum", "list", "tuple", "set", "frozenset", "sorted", "min", "max", "dict"})
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -74,9 +78,8 @@ class _Calls(ExpressionTransformer):
             self.generic_visit(node)
         if keep:
             return node
-        if _folds_a_generator(node):
-            loop = node.args[0].generators[0]
-            loop.iter = nodes.runtime_call("private_source", [loop.iter], node.lineno)
+        if _draws_a_generator(node):
+            _mark_source(node.args[0])
         return nodes.runtime_call("call", [node.func] + node.args, node.lineno, node.keywords)
 
     def visit_If(self, node: gast.If | gast.For | gast.While) -> gast.AST:
@@ -86,7 +89,15 @@ class _Calls(ExpressionTransformer):
         finally:
             self.within_branch_or_loop -= 1
 
-    visit_For = visit_While = visit_If
+    visit_While = visit_If
+
+    def visit_For(self, node: gast.For) -> gast.AST:
+        """A ``for`` loop over a generator expression written in its header draws it there, as a builtin
+        that takes every item does (:func:`_draws_a_generator`)."""
+        node = self.visit_If(node)
+        if isinstance(node.iter, gast.GeneratorExp):
+            _mark_source(node.iter)
+        return node
 
     def visit_Expr(self, node: gast.Expr) -> gast.Expr:
         """A call made for its effect in a branch or a loop (``if c: log_state(x)``) becomes
@@ -162,12 +173,27 @@ def _visit_target_chain(rewriter: _Calls, node: gast.expr) -> gast.expr:
     return node
 
 
-def _folds_a_generator(call: gast.Call) -> bool:
-    """``any(x > t for x in xs)`` / ``all(...)``: a generator expression of one ``for`` written as the
-    argument, which nothing else can hold; its source is marked private where it is a container or an
-    array (``runtime.logic.private_source``), so that the fold may draw past a traced element."""
-    return (isinstance(call.func, gast.Name) and call.func.id in ("any", "all") and len(call.args) == 1
-            and not call.keywords and isinstance(call.args[0], gast.GeneratorExp) and len(call.args[0].generators) == 1)
+def _draws_a_generator(call: gast.Call) -> bool:
+    """``any(x > t for x in xs)``, ``sum(x * x for x in xs)``, ``sorted(...)``: a generator expression
+    written as the argument of a builtin that draws it, which nothing else can hold (any / all: of one
+    ``for``, as the fold of its elements takes them). Its source is marked where it is private
+    (``runtime.private_iterators``), so that the draws may happen in staged code, and past a traced
+    element of ``any`` / ``all``."""
+    if not (isinstance(call.func, gast.Name) and call.args and isinstance(call.args[0], gast.GeneratorExp)):
+        return False
+    if call.func.id in ("any", "all"):
+        return len(call.args) == 1 and not call.keywords and len(call.args[0].generators) == 1
+    return call.func.id in _DRAINING
+
+
+def _mark_source(generator: gast.GeneratorExp) -> None:
+    """``_ag.private_source(xs)`` for the source of ``generator``'s first ``for``, saying whether the
+    source is made in that place too (a call, a display or a comprehension, which nobody else holds)."""
+    loop = generator.generators[0]
+    written_here = isinstance(loop.iter, (gast.Call, gast.List, gast.Tuple, gast.Set, gast.Dict, gast.ListComp,
+                                          gast.SetComp, gast.DictComp, gast.GeneratorExp))
+    line = loop.iter.lineno
+    loop.iter = nodes.runtime_call("private_source", [loop.iter] + [nodes.constant(True, line)] * written_here, line)
 
 
 def _writes_out(call: gast.Call) -> bool:

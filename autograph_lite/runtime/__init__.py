@@ -24,6 +24,7 @@ from . import (
     loops,
     matching,
     printing,
+    private_iterators,
     raises,
     run_time_checks,
     sequences,
@@ -48,7 +49,7 @@ class Operators:
     not_ = staticmethod(logic.not_)
     truth = staticmethod(logic.truth)
     compare = staticmethod(logic.compare)
-    private_source = staticmethod(logic.private_source)
+    private_source = staticmethod(private_iterators.private_source)
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
     store_item = staticmethod(items.store_item)

@@ -26,10 +26,11 @@ from jax import lax
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import effects, printing, python_numbers, text
-from .iteration import wide_python_int
+from .iteration import made_already, wide_python_int
 from .locations import caller_location
-from .logic import drawn_privately, held_by_common_dtype, truth_fold, unknown_stop
+from .logic import held_by_common_dtype, truth_fold, unknown_stop
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
+from .private_iterators import drawn_privately
 from .run_time_checks import stage_exception
 from .values import any_traced, inside_a_trace, is_array_leaf, truth_of_one_element, type_string
 from .weak_types import converted
@@ -314,8 +315,12 @@ def _bool(value: Any = False) -> Any:
 
 
 def _iter(*args: Any) -> Any:
+    """``iter(xs)``: a new iterator over items made already is the staged code's own (it may draw from
+    it); ``iter(it)`` of an iterator is ``it`` itself, which others may hold, and a class's
+    ``__iter__`` may hand back one that it keeps."""
     made = builtins.iter(*args)
-    effects.note_made(made)
+    if len(args) == 1 and made is not args[0] and made_already(args[0]):
+        effects.note_made(made)
     return made
 
 

@@ -21,9 +21,9 @@ import jax
 import numpy as np
 
 from . import appends, library_mutators
-from .iteration import unstarted_generator_expression
 from .library_mutators import ATTRIBUTE, DELETES, METHOD, Mutation
 from .ownership import OPERATOR_METHODS, kind_name, made_by, mutated_kind, private, refuse, refuse_hook
+from .private_iterators import generator_drawn_privately
 from .store_hooks import attribute_hook, user_hook
 
 # Random number generators: every method but these changes the generator's state.
@@ -179,7 +179,7 @@ def check_advance(iterator: Any, drawn_by: str = "next()") -> None:
     context = appends.innermost()
     if context is None or not hasattr(type(iterator), "__next__"):
         return  # outside staged code; or not an iterator, which next() itself refuses
-    if made_by(context, iterator) or (drawn_by != "next()" and unstarted_generator_expression(iterator)):
+    if made_by(context, iterator) or (drawn_by != "next()" and generator_drawn_privately(iterator)):
         return
     draw = f"{drawn_by} on a {type(iterator).__name__}, which advances an iterator"
     loop = drawn_by.startswith("a `for`")

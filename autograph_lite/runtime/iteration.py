@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import inspect
-import types
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -292,13 +290,6 @@ def made_already(value: Any) -> bool:
     """Whether iterating ``value`` only reads items made already: a new iterator over a container, a
     string or an array, which runs no code of the user's and advances no iterator anyone else holds."""
     return type(value) in CONTAINERS or isinstance(value, (str, bytes, np.ndarray, jax.Array))
-
-
-def unstarted_generator_expression(value: Any) -> bool:
-    """Whether ``value`` is a generator expression that nothing has drawn from yet: written where it is
-    drawn (``sum(x * x for x in xs)``), it is that code's own."""
-    return (isinstance(value, types.GeneratorType) and value.gi_code.co_name == "<genexpr>"
-            and inspect.getgeneratorstate(value) == inspect.GEN_CREATED)
 
 
 def draws_privately(iterable: Any) -> bool:

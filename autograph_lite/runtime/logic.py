@@ -9,9 +9,8 @@ the operand Python would have returned.
 
 from __future__ import annotations
 
-import inspect
 import operator
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -20,7 +19,6 @@ import numpy as np
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
-from .iteration import CONTAINERS, unstarted_generator_expression
 from .locations import caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import skippable
@@ -135,32 +133,6 @@ def _evaluated_anyway(operand: Callable[[], Any], construct: str, needed: Callab
 _END = object()
 
 
-class PrivateSource:
-    """The iterator that ``iter()`` made of a container or an array for a generator expression written
-    as the argument of ``any`` / ``all`` (``any(x > t for x in xs)``; the calls pass wraps its source
-    in :func:`private_source`): nothing else holds it or the generator, so drawing past the element
-    where Python stops changes nothing anyone can see."""
-
-    def __init__(self, iterator: Iterator[Any]) -> None:
-        self.iterator = iterator
-
-    def __iter__(self) -> PrivateSource:
-        return self
-
-    def __next__(self) -> Any:
-        return next(self.iterator)
-
-
-def private_source(source: Any) -> Any:
-    """``source``'s iterator for a generator expression given to ``any`` / ``all``: marked private when
-    it is a new iterator over a container or an array; an iterator someone holds (``it``), or one
-    whose iteration runs the user's code (a class's ``__iter__``), stays as it is."""
-    iterator = iter(source)
-    if iterator is not source and (type(source) in CONTAINERS or isinstance(source, (jax.Array, np.ndarray))):
-        return PrivateSource(iterator)
-    return iterator
-
-
 def truth_fold(iterable: Any, stops_on: bool) -> Any:
     """``any(iterable)`` (``stops_on`` True) or ``all(iterable)`` (False) of elements that may be traced,
     for a container or a generator expression over a private source (:func:`drawn_privately`).
@@ -196,17 +168,6 @@ def truth_fold(iterable: Any, stops_on: bool) -> Any:
                 bool(element)  # eager Python asks this one's truth: JAX's own ValueError for several elements
         truth = _truth(element, None)
         combined = truth if combined is None else (jnp.logical_or if stops_on else jnp.logical_and)(combined, truth)
-
-
-def drawn_privately(iterable: Any) -> bool:
-    """Whether taking more elements of ``iterable`` than Python takes changes nothing anyone sees: a
-    container, or a generator expression, not started, over a :class:`PrivateSource`. Any other
-    iterator may be held elsewhere (``any(v > 0 for v in it)`` then ``next(it)``), run a generator
-    function's code past Python's stop, or never end."""
-    if type(iterable) in CONTAINERS:
-        return True
-    return unstarted_generator_expression(iterable) and isinstance(inspect.getgeneratorlocals(iterable).get(".0"),
-                                                                   PrivateSource)
 
 
 def unknown_stop(iterable: Any, builtin: str) -> TracedPredicateError:
