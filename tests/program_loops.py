@@ -142,7 +142,10 @@ class Loops:
     def stmt_array_loop(self, scope: Scope, ctx: Ctx) -> Block:
         vector = self.pick(self.visible(scope, VECTORS))
         row = self.fresh("r")
-        return self.loop([f"for {row} in {self.use(scope, vector)}:"],
+        iterable = self.use(scope, vector)
+        if self.chance(30):  # from the last row: an open iterator over an array, staged as its `rev`
+            iterable = f"reversed({iterable})"
+        return self.loop([f"for {row} in {iterable}:"],
                          [Var(row, vector.type[1:], vector.bound, "target")], scope, ctx, "for")
 
     def stmt_enumerate(self, scope: Scope, ctx: Ctx) -> Block:
