@@ -11,6 +11,7 @@ drained in a traced branch while tracing too (runtime/private_iterators.py)."""
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import pytest
 from print_support import assert_prints_like_eager
@@ -155,6 +156,34 @@ def generators_written_where_they_are_drawn(t, xs):
         for v in (y * 2.0 for y in xs):
             total = total + v * t
     return total
+
+
+def digits_from_the_last(xs):
+    out = 0.0
+    for v in reversed(xs):
+        if jnp.sum(v) < 0:
+            break
+        out = out * 10 + jnp.sum(v)
+    return out
+
+
+def digits_from_the_last_by_slice(xs):
+    out = 0.0
+    for v in xs[::-1]:
+        if jnp.sum(v) < 0:
+            break
+        out = out * 10 + jnp.sum(v)
+    return out
+
+
+@pytest.mark.parametrize("xs", [jnp.array([1.0, -5.0, 2.0, 3.0]), jnp.array([[1.0, 2.0], [-5.0, 1.0]])])
+def test_reversed_of_an_array_with_a_traced_break_is_staged_as_its_reverse(xs):
+    """It was refused as a loop that "draws from a generator" (reversed() of an array was the builtin's
+    iterator, not the runtime's open one); now one `rev` and one scan, as ``xs[::-1]``."""
+    assert_same(autograph_lite.jit(digits_from_the_last)(xs), digits_from_the_last(xs))
+    staged = jax.make_jaxpr(autograph_lite.convert(digits_from_the_last))(xs).jaxpr
+    by_slice = jax.make_jaxpr(autograph_lite.convert(digits_from_the_last_by_slice))(xs).jaxpr
+    assert [e.primitive.name for e in staged.eqns] == [e.primitive.name for e in by_slice.eqns] == ["rev", "scan"]
 
 
 @pytest.mark.parametrize("t", [F32(-1.0), F32(1.0)])

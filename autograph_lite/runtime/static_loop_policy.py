@@ -41,7 +41,7 @@ from ..errors import StagingTypeError
 from . import appends, effects, report, traced_bodies
 from .carry import PlaceholderNeeded, check_structure, with_placeholders_filled
 from .carry_errors import Site
-from .iteration import Enumerate, Zip, as_python_int, python_int_counter
+from .iteration import Enumerate, Reversed, Zip, as_python_int, python_int_counter
 from .kept_containers import Fate, run_recording, shared_update, stale_read
 from .locations import location_of
 from .narrow_numbers import cast_loses_value, shown
@@ -85,6 +85,8 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         return StaticSequence(len(iterable), None, lambda k, _: start + k * step, True, False, 0, ints)
     if isinstance(iterable, jax.Array) and iterable.ndim >= 1:
         return StaticSequence(iterable.shape[0], iterable, lambda _, x: x, False, is_traced(iterable))
+    if isinstance(iterable, Reversed) and isinstance(iterable.sequence, (range, jax.Array)):
+        return static_sequence(iterable.sequence[::-1])  # a range of its own, or the array's `rev`
     if isinstance(iterable, Enumerate):
         inner = static_sequence(iterable.iterable)
         if inner is None:
