@@ -261,3 +261,31 @@ def test_an_append_in_a_loop_that_stops_at_a_traced_break_names_the_loop():
     message = conversion_error(appends_until_small, F32(1.0))
     assert "inside a `for` loop that can stop early (break or return) on a traced condition" in message, message
     assert "branch of an `if`" not in message
+
+
+def extrapolates_until_settled(x):
+    table = [x]
+    for k in autograph_lite.unroll(range(1, 4)):
+        table.append(table[k - 1] * 0.5 + 1.0)
+        if jnp.abs(table[k] - table[k - 1]) < 0.3:
+            return table[k]
+    return table[-1]
+
+
+def extrapolates_until_settled_in_an_array(x):
+    table = jnp.zeros(4).at[0].set(x)
+    for k in range(1, 4):
+        table = table.at[k].set(table[k - 1] * 0.5 + 1.0)
+        if jnp.abs(table[k] - table[k - 1]) < 0.3:
+            return table[k]
+    return table[-1]
+
+
+def test_a_list_changed_after_a_traced_exit_is_not_told_to_unroll():
+    """The fix offered was to iterate over unroll(...), which the loop already did (the iterations
+    after a traced exit run under it either way); the other fix, an array, works."""
+    message = conversion_error(extrapolates_until_settled, F32(4.0))
+    assert "runs inside a `for` loop that can stop early (break or return) on a traced condition" in message
+    assert "unroll(...) alone does not help" in message and "rather than stage(...)" not in message, message
+    for x in (F32(4.0), F32(0.5), F32(2.0)):
+        assert_same(autograph_lite.jit(extrapolates_until_settled_in_an_array)(x), extrapolates_until_settled(x))

@@ -109,6 +109,11 @@ class Branch(Forbidden):
     """Inside a branch of a staged ``if``: both branches are traced, whichever runs."""
 
 
+class AfterTracedExit(Forbidden):
+    """Inside the iterations of a loop that follow a ``break`` / ``return`` on a traced condition: each
+    runs under that condition, so unrolling the loop keeps them staged."""
+
+
 StagedT = TypeVar("StagedT", bound=Staged)
 
 

@@ -307,7 +307,7 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
     site = branch.site
     try:
         with python_errors_at_run_time(site.location):
-            inside = appends.Forbidden(_EXIT_MASK, site.location) if site.construct == EXIT_CHECK else None
+            inside = appends.AfterTracedExit(_EXIT_MASK, site.location) if site.construct == EXIT_CHECK else None
             values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location, inside)
             return values
     except UnassignedReadError as error:

@@ -277,7 +277,7 @@ def _zip(*iterables: Any, **kwargs: Any) -> Any:
 def _reversed(sequence: Any) -> Any:
     """``reversed(range(...))`` with a traced bound: the same numbers from the last one down, a range of
     its own (so that ``for i in reversed(range(n))`` is staged as the range is); of a list, tuple,
-    range, string or array, an open iterator; else the builtin's (which raises for a 0-d array at once).""" 
+    range, string or array, an open iterator; else the builtin's (which raises for a 0-d array at once)."""
     if isinstance(sequence, TracedRange):
         last = sequence.start + (sequence.trip_count() - 1) * sequence.step  # start - step when it is empty
         return TracedRange(last, sequence.start - sequence.step, -sequence.step)

@@ -121,11 +121,14 @@ def refuse(effect: str, subject: str, context: appends.Staged, alternative: str)
     if appends.in_trial():
         raise Refused(effect)
     where = f" ({context.location})" if context.location is not None else ""
+    static = ("Make the exit's condition static (static_argnums / static_argnames) so that the loop runs as "
+              "Python (unroll(...) alone does not help: the iterations after a traced exit are traced under "
+              "it either way)") if isinstance(context, appends.AfterTracedExit) else (
+        "Make the condition or the loop bound static (static_argnums / static_argnames) so that the "
+        "statement runs as Python, and iterate a static loop over autograph_lite.unroll(...) rather "
+        "than stage(...)")
     raise ConversionError(
         f"{subject} runs inside a {context.construct}{where}: a staged statement is traced once, so the "
         "effect would happen once while tracing instead of when (and as often as) Python would run it",
-        caller_location(),
-        "Make the condition or the loop bound static (static_argnums / static_argnames) so that the "
-        "statement runs as Python, and iterate a static loop over autograph_lite.unroll(...) rather "
-        f"than stage(...); or {alternative}.",
+        caller_location(), f"{static}; or {alternative}.",
     )

@@ -206,7 +206,7 @@ def _staged_counted_while(count: _Count, state: tuple, loop: Loop) -> tuple:
 
     def step(counter_and_arrays: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
         i, arrays = counter_and_arrays
-        with appends.inside(appends.Forbidden(construct, location)):
+        with appends.inside(appends.AfterTracedExit(construct, location)):
             return i + 1, _run_body(lambda *v: loop.body(count.item_of(i), *v), arrays, carry, stop_test,
                                     runs=lambda: keep_going((i, arrays)))
 
