@@ -72,13 +72,18 @@ def empty_any_and_all(xs):
     return any([x > 0 for x in xs[:0]]), all([x > 0 for x in xs[:0]])  # noqa: C419
 
 
+def over_a_zip_and_a_reversed(xs, t):
+    """A zip / reversed written in place over arrays is private too (refused as a held iterator before)."""
+    return any(a > t for a, _ in zip(xs, xs)), all(a > t for a in reversed(xs))
+
+
 XS = jnp.array([1.0, 4.0, -2.0])
 
 
 @pytest.mark.parametrize("t", [-5.0, 0.0, 2.0, 9.0])
 @pytest.mark.parametrize("function", [any_above, all_above, any_of_a_comprehension, branch_on_any,
                                       concrete_after_traced, concrete_before_traced, dict_values_all,
-                                      over_values_and_a_range],
+                                      over_values_and_a_range, over_a_zip_and_a_reversed],
                          ids=lambda f: f.__name__)
 def test_traced_conditions_as_eager(function, t):
     assert_equivalent(function, XS, jnp.float32(t))
