@@ -8,8 +8,10 @@ number (``math.floor(s)``, ``math.trunc(float(s))``) run eagerly, and under ``co
 converted function must
 raise the located ``TracedValueError`` (runtime/jax_errors.py) at that statement's line, wherever the
 statement sits (a staged branch or loop body, a loop kept in Python, nested blocks); a bound that
-stays concrete under ``jit`` simply agrees with eager. Not drawn with ``with_try``: a generated
-``except`` around the statement would catch JAX's error before the function re-raises it located.
+stays concrete under ``jit`` simply agrees with eager. With ``with_try``, a ``try`` may start with
+the statement and have a handler that catches JAX's error (``except TypeError`` / ``Exception`` /
+bare ``except``, program_with_try.py): eager Python never runs that handler, so under ``jit`` the
+error must pass it, to the same located error.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class JaxRefusals:
 
     def extra_statements(self, scope: Scope, ctx: Ctx) -> list[str]:
         kinds = super().extra_statements(scope, ctx)
-        if self.has("jax_refusals") and not self.has("with_try") and self.visible(scope, VECTORS):
+        if self.has("jax_refusals") and self.visible(scope, VECTORS):
             kinds += ["jax_refusal"]
         return kinds
 

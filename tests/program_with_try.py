@@ -15,7 +15,10 @@ A handler's body is an exit or ``pass``. The only generated statement that raise
 past a list's end (feature ``indexing``, program_indexing.py), which eager Python evaluates only on
 some paths: an ``except IndexError`` (or ``Exception``) around it runs where eager takes that path,
 and must not run, under ``jit``, where it does not (a traced branch is traced whatever the
-condition). The scope model allows for the paths Python has and the converter's analysis sees
+condition). With ``jax_refusals``, a ``try`` may start with a statement that JAX refuses when traced
+(program_jax_refusals.py), its handler catching what JAX raises then (``except TypeError``,
+``except Exception``, a bare ``except``): eager Python never raises there, so under ``jit`` the
+handler must not run (a located error instead). The scope model allows for the paths Python has and the converter's analysis sees
 (docs/semantics.md): a ``try`` whose handler does not exit may resume after it from any point of its
 body, so what the body first assigns is bound on some paths only after it (and what a ``finally``
 assigns, always so); a ``try`` without such a handler, and a ``with``, leave what their body
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from program_model import MAX_DEPTH, Block, Ctx, Scope, Var, indent
+from program_model import MAX_DEPTH, VECTORS, Block, Ctx, Scope, Var, indent
 
 # What a generated handler catches: nothing a generated statement raises, or the IndexError of an index
 # past a list's end.
@@ -49,6 +52,9 @@ _WITH_HEADERS = ('with jax.named_scope("s"):', 'with jax.named_scope("s"), jax.n
 
 _HANDLED = ("except ZeroDivisionError:", "except IndexError:", "except (ZeroDivisionError, IndexError):",
             "except Exception:")
+# What a handler around a statement JAX refuses when traced catches: JAX's errors are TypeErrors (an
+# IndexError for a boolean mask), so each of these catches some of them.
+_CATCHING_REFUSALS = ("except TypeError:", "except (TypeError, IndexError):", "except Exception:", "except:")
 
 
 class WithTry:
@@ -80,15 +86,19 @@ class WithTry:
         baited = self.chance(30)  # a body with more indexes past the end, and a handler that catches them
         self.index_bait = getattr(self, "index_bait", 0) + baited
         guarded = baited and self.has("indexing") and self.chance(50)
+        refused = not guarded and self.has("jax_refusals") and bool(self.visible(scope, VECTORS)) and self.chance(50)
         try:
-            body = self.guarded_lookup(scope) if guarded else self.body_that_may_exit(scope, ctx)
+            body = self.guarded_lookup(scope) if guarded else self.refused_first(scope, ctx) if refused \
+                else self.body_that_may_exit(scope, ctx)
         finally:
             self.index_bait -= baited
         lines = ["try:"] + indent(body.lines)
-        if not (body.exits or guarded or self.chance(50)):
+        if not (body.exits or guarded or refused or self.chance(50)):
             return self.with_finally(lines, scope, body, ctx, required=True, handled=False)
-        handler = self.exit_statement(ctx, scope) or "pass"
-        lines += [self.pick(_HANDLED[1:] if baited else _HANDLED)] + indent([handler])
+        # A handler around a refusal exits where it can: the result then shows that it ran.
+        handler = (self.allowed_exit(ctx, scope) if refused else self.exit_statement(ctx, scope)) or "pass"
+        handlers = _CATCHING_REFUSALS if refused else _HANDLED[1:] if baited else _HANDLED
+        lines += [self.pick(handlers)] + indent([handler])
         if not body.exits and self.chance(60):
             body = self.body_that_may_exit(body.scope, ctx)
             lines += ["else:"] + indent(body.lines)
@@ -96,7 +106,15 @@ class WithTry:
         # path only if the handler exits (returns) too.
         body = dataclasses.replace(body, exits=body.exits and handler != "pass",
                                    returns=body.returns and handler.startswith("return"))
-        return self.with_finally(lines, scope, body, ctx, required=False, handled=handler == "pass")
+        # A `finally` that exits would hide whether the handler around a refusal ran: it assigns then.
+        return self.with_finally(lines, scope, body, ctx, required=False, handled=handler == "pass", may_exit=not refused)
+
+    def refused_first(self, scope: Scope, ctx: Ctx) -> Block:
+        """A statement JAX refuses when its value is traced, then statements that may exit: under ``jit``
+        a handler that caught JAX's error would skip them, where eager Python runs them all."""
+        refusal = self.stmt_jax_refusal(scope, ctx)
+        rest = self.body_that_may_exit(refusal.scope, ctx)
+        return dataclasses.replace(rest, lines=refusal.lines + rest.lines)
 
     def guarded_lookup(self, scope: Scope) -> Block:
         """``if c: v = TABLE[2] ... else: v = e``, the table two long: the first branch raises
@@ -113,7 +131,8 @@ class WithTry:
         return Block(lines, after)
 
     def with_finally(
-        self, lines: list[str], before: Scope, last: Block, ctx: Ctx, required: bool, handled: bool
+        self, lines: list[str], before: Scope, last: Block, ctx: Ctx, required: bool, handled: bool,
+        may_exit: bool = True,
     ) -> Block:
         """``lines`` (a ``try`` and its clauses) and a ``finally`` if ``required``, or by chance.
 
@@ -122,13 +141,13 @@ class WithTry:
         bound on some paths only; otherwise every path past the ``try`` ran the whole body (Python's
         rule, which the converter's analysis follows). The ``finally`` reads only what was bound before
         the ``try`` (it also runs after an exit part way through the body): it assigns a new variable,
-        or exits under a condition.
+        or, if ``may_exit``, exits under a condition.
         """
         if handled:
             last = dataclasses.replace(last, scope=self.first_assigned_maybe(before, last.scope))
         if not required and not self.chance(40):
             return Block(lines, last.scope, last.exits, last.returns)
-        exit_line = self.allowed_exit(ctx, before) if self.chance(40) else None
+        exit_line = self.allowed_exit(ctx, before) if may_exit and self.chance(40) else None
         if exit_line is not None:
             final = [f"if {self.condition(before).text}:"] + indent([exit_line])
             returns = last.returns and exit_line.startswith("return")
