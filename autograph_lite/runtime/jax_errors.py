@@ -9,15 +9,13 @@ the error pass, so that the runtime code between them, which may catch JAX's err
 is), and our own :class:`ConversionError` is never wrapped again. The translation is a
 :class:`TracedValueError` that is also an instance of the exception JAX raised, located at the
 innermost line of converted code in the traceback, naming the staged loop or branch being traced,
-with a fix for its kind; JAX's error is its ``__cause__``. Both tracebacks keep the user's frames
+with a fix for its kind (:mod:`.jax_error_kinds`); JAX's error is its ``__cause__``. Both tracebacks keep the user's frames
 only, as JAX's own filtering does (``JAX_TRACEBACK_FILTERING=off`` keeps them all).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import linecache
-import math
 import os
 import re
 import sys
@@ -27,206 +25,18 @@ from typing import Any
 
 import jax
 
-from ..errors import ConversionError, Location, TracedValueError
+from ..errors import Location, TracedValueError
 from . import conditionals, staged_loops
 from .carry_errors import Site
 from .code_sets import CodeSet
+from .jax_error_kinds import CONCRETE, ROUNDING, kind_of, math_kind
 from .locations import JAX_DIRECTORIES, PACKAGE_DIRECTORY
 
-
-@dataclasses.dataclass(frozen=True)
-class Kind:
-    """One kind of JAX error: what was refused, in the user's words, and a fix that works for it."""
-
-    what: str
-    hint: str
-
-
-MASK = Kind(
-    "a boolean mask used as an index selects a number of elements known only at run time",
-    "Keep the shape static: jnp.where(mask, x, 0) (then reduce it, e.g. .sum()), or "
-    "x[jnp.nonzero(mask, size=N, fill_value=...)] with N a Python int (the rest is padding).",
-)
-SLICE = Kind(
-    "a slice with a traced start, stop or step would have a size known only at run time",
-    "Use lax.dynamic_slice(x, (start,), (size,)) with a static size (the start may be traced), mask "
-    "with jnp.where(jnp.arange(len(x)) < n, x, 0), or make the bound static (static_argnums / static_argnames).",
-)
-SHAPE = Kind(
-    "an array shape computed from a traced value: shapes must be known while tracing",
-    "Make the size static (static_argnums / static_argnames), or allocate at a static maximum size "
-    "and mask the unused part with jnp.where.",
-)
-BOOL = Kind(
-    "a traced value used as a Python bool (in code that is not converted: a comprehension's `if`, a "
-    "library function, bool(...) of an array)",
-    "Compute both outcomes and choose with jnp.where(condition, a, b) or lax.cond, or make the value "
-    "static (static_argnums / static_argnames).",
-)
-INTEGER = Kind(
-    "a traced value used as a Python int (an index into a Python list or tuple, int(...), a count)",
-    "Index an array instead (jnp.stack(items)[i]), use lax.dynamic_slice for a traced position, or "
-    "make the value static (static_argnums / static_argnames).",
-)
-NUMPY = Kind(
-    "a traced array passed to NumPy, which needs its values while tracing",
-    "Use jax.numpy (jnp.*) instead of NumPy inside the function, or jax.pure_callback for host code.",
-)
-CONCRETE = Kind(
-    "a traced value used where Python needs a concrete value",
-    "Keep the computation in jax.numpy (jnp.where / lax.cond for a choice), or make the value static "
-    "(static_argnums / static_argnames).",
-)
-HASH = Kind(
-    "a traced value used as a dict key or a set member: it has no hash, since its value is known only at "
-    "run time",
-    "Look the value up by position instead: with integer keys 0..n-1, [table[k] for k in range(n)][i] "
-    "(a Python list indexed by a traced integer is staged), or jnp.asarray(...)[i]; or make the key static "
-    "(static_argnums / static_argnames).",
-)
-REPEAT = Kind(
-    "a Python list, tuple or string repeated a traced number of times: its length would be known only "
-    "at run time",
-    "Keep the count a Python int: make the values it is computed from static (static_argnums / "
-    "static_argnames); or build an array of a static size N and mask it "
-    "(jnp.where(jnp.arange(N) < count, x, 0)).",
-)
-NUMBER_ATTRIBUTE = Kind(
-    "a traced value has no attribute {name}, which Python's numbers have: a Python number that a staged "
-    "loop or branch carries, or that is computed from an argument, is a traced JAX value here",
-    "Keep the value a Python number: make the arguments it is computed from static (static_argnums / "
-    "static_argnames); or compute what {name} gives with jax.numpy from the traced value.",
-)
-ROUNDING = Kind(
-    "a traced value given to math.trunc (or floor / ceil / round), which asks it for __trunc__: JAX arrays "
-    "define none, so eager math.trunc of a JAX array raises this TypeError too (of a Python number it is an int)",
-    "Use jnp.trunc(x) (jnp.floor, jnp.ceil, jnp.round), a float array, with .astype(jnp.int32) where an int is "
-    "meant; or int(x), which truncates toward zero too.",
-)
-# math's functions that need a Python number (given a traced value: JAX's ConcretizationTypeError, or
-# ROUNDING's TypeError), and the jax.numpy call that computes each on the traced value.
-_SAME_NAME_IN_JNP = ("floor", "ceil", "trunc", "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
-                     "tan", "sinh", "cosh", "tanh", "isnan", "isinf", "isfinite", "copysign", "hypot", "degrees",
-                     "radians", "fmod", "ldexp", "frexp", "modf")
-_MATH_IN_JNP: dict[Any, str] = {
-    **{getattr(math, name): f"jnp.{name}(x)" for name in _SAME_NAME_IN_JNP},
-    math.asin: "jnp.arcsin(x)", math.acos: "jnp.arccos(x)", math.atan: "jnp.arctan(x)", math.atan2: "jnp.arctan2(y, x)",
-    math.pow: "jnp.power(x, y)", math.fabs: "jnp.abs(x)", complex: "jnp.asarray(x, jnp.complex64)",
-}
-_ROUNDED = (math.floor, math.ceil, math.trunc)  # an int eagerly; jnp's is a float array
-_CARRY_WHAT = ("a lax control-flow function (cond, switch, while_loop, fori_loop, scan) got branch outputs or "
-               "a carry of different types")
-CARRY = Kind(
-    _CARRY_WHAT,
-    "Give each branch output and carried value one shape and dtype on every path: start a carry with "
-    "its final shape and dtype, and convert outputs with .astype(...) or jnp.asarray(..., dtype).",
-)
-CARRY_SHAPE = Kind(
-    _CARRY_WHAT,
-    "Keep each carried value's shape fixed: a shape cannot grow in a lax loop, so preallocate at a static "
-    "size and write with .at[i].set(...); give both branches of a cond the same shape (slice, pad or broadcast).",
-)
-CARRY_DTYPE = Kind(
-    _CARRY_WHAT,
-    "Give each carried value and branch output one dtype: start a carry with the dtype the body gives it "
-    "(jnp.asarray(init, dtype)), or convert an output with .astype(...).",
-)
-
-_SLICE_MESSAGES = ("Slice entries must be static integers", "Array slice indices must have static")
-_SHAPE_MESSAGE = "Shapes must be 1D sequences of concrete values"
-_UNHASHABLE = re.compile(r"unhashable type: '\w*Tracer'$")
-_REPEATED = re.compile(r"unsupported operand type\(s\) for \*=?: '(list|tuple|str|\w*Tracer)' and "
-                       r"'(list|tuple|str|\w*Tracer)'$")
-_MATH_CALL = re.compile(r"(?<![\w.])(math\.\w+|complex)\s*\(")
-_NO_ROUNDING = re.compile(r"type \w*Tracer doesn't define __(trunc|floor|ceil|round)__ method$")
-_NO_ATTRIBUTE = re.compile(r"\w*Tracer has no attribute (\w+)$")
-_NUMBER_ATTRIBUTES = frozenset().union(*(dir(kind) for kind in (int, float, complex)))
-_CARRY_MESSAGE = re.compile(r"must have (identical|equal|same) (output )?types?|must have same type structure")
 _TRACED_FOR = re.compile(r"while tracing the function \S+ at \S+ for (\w+)\.")
 _ARGUMENT = re.compile(r"because it depends on the values? of the arguments? ([^\n]+?)\.(?:\n|$)")
 _STAGING_CODES = {function.__code__ for function in (
     conditionals.staged_cond, staged_loops.staged_while, staged_loops.staged_range,
     staged_loops._staged_sequence, staged_loops._staged_counted_while)}
-
-
-def kind_of(error: BaseException) -> Kind | None:
-    """The kind of ``error`` if it is one of JAX's errors about a traced value, else ``None``."""
-    if isinstance(error, ConversionError):
-        return None  # ours: already located
-    if isinstance(error, jax.errors.NonConcreteBooleanIndexError):
-        return MASK
-    if isinstance(error, jax.errors.TracerBoolConversionError):
-        return BOOL
-    if isinstance(error, jax.errors.TracerIntegerConversionError):
-        return INTEGER
-    if isinstance(error, jax.errors.TracerArrayConversionError):
-        return NUMPY
-    if isinstance(error, jax.errors.ConcretizationTypeError):
-        return CONCRETE
-    if type(error) is AttributeError:
-        return _number_attribute(str(error))
-    if not isinstance(error, (IndexError, TypeError)):
-        return None  # the others are never formatted: a user's exception passes through untouched
-    message = str(error)
-    if type(error) is TypeError and _UNHASHABLE.match(message):
-        return HASH
-    repeated = _REPEATED.match(message) if type(error) is TypeError else None
-    if repeated and sorted(name.endswith("Tracer") for name in repeated.groups()) == [False, True]:
-        return REPEAT
-    if isinstance(error, IndexError) and message.startswith(_SLICE_MESSAGES):
-        return SLICE
-    if type(error) is TypeError and message.startswith(_SHAPE_MESSAGE):
-        return SHAPE
-    if type(error) is TypeError and _NO_ROUNDING.match(message):
-        return ROUNDING
-    if type(error) is TypeError and _CARRY_MESSAGE.search(message):
-        return _carry_kind(message)
-    return None
-
-
-def _number_attribute(message: str) -> Kind | None:
-    """JAX's "``<Tracer> has no attribute <name>``" where Python's numbers have ``name``
-    (``k.bit_length()``, ``x.is_integer()``): the value is a Python number in eager Python only if
-    nothing made it an array, so the message says both."""
-    found = _NO_ATTRIBUTE.match(message)
-    if found is None or found.group(1) not in _NUMBER_ATTRIBUTES:
-        return None
-    name = f"`.{found.group(1)}`"
-    return Kind(NUMBER_ATTRIBUTE.what.format(name=name), NUMBER_ATTRIBUTE.hint.format(name=name))
-
-
-def _math_kind(location: Location) -> Kind | None:
-    """The kind naming the jax.numpy call for each of math's functions (or ``complex``) that the user's
-    line calls by name (``math.floor(x)``), when it calls any: such a call of a module's function runs
-    as it is, with no frame of ours to say which one the traced value was given to."""
-    called = dict.fromkeys(_MATH_CALL.findall(linecache.getline(location.filename, location.lineno)))
-    functions = [function for function in (_math_function(name) for name in called) if function in _MATH_IN_JNP]
-    if not functions:
-        return None
-    names = [f"{_math_name(function)}()" for function in functions]
-    fixes = "; ".join(f"{_MATH_IN_JNP[function]} for {_math_name(function)}()" for function in functions)
-    integer = " (a float array: .astype(jnp.int32) where an int is meant)" if set(functions) & set(_ROUNDED) else ""
-    return Kind(f"a traced value given to {' or '.join(names)}, which needs a Python number: its value is known "
-                "only when the program runs",
-                f"Use {fixes}{integer}: jax.numpy computes it on the traced value.")
-
-
-def _math_function(name: str) -> Any:
-    return complex if name == "complex" else getattr(math, name.removeprefix("math."), None)
-
-
-def _math_name(function: Any) -> str:
-    return "complex" if function is complex else f"math.{function.__name__}"
-
-
-def _carry_kind(message: str) -> Kind:
-    """The fix for what JAX says differs: only shapes, only dtypes, or something else (structure, both)."""
-    shapes, dtypes = "shapes do not match" in message, "dtypes do not match" in message
-    if shapes and not dtypes:
-        return CARRY_SHAPE
-    if dtypes and not shapes:
-        return CARRY_DTYPE
-    return CARRY
 
 
 # What the handler around a converted function's body reads, through this module (codegen binds it as
@@ -269,7 +79,7 @@ def located(error: BaseException) -> TracedValueError:
     assert kind is not None and user, "only errors that translates() accepts are located"
     location = Location(user[-1].frame.f_code.co_filename, user[-1].line)
     if kind in (CONCRETE, ROUNDING):
-        kind = _math_kind(location) or kind
+        kind = math_kind(location) or kind
     message = f"{kind.what} (JAX's {type(error).__name__}){_why(error, frames)}"
     translated = _located_class(type(error))(message, location, kind.hint)
     caught_at = error.__traceback__

@@ -35,6 +35,7 @@ import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError, unbound_message
 from . import appends
+from .jax_error_kinds import only_tracing_raises
 from .locations import caller_location, raised_at
 from .paths import output_staged, path_predicate, skippable
 from .printing import DeferredText, at_run_time
@@ -79,14 +80,16 @@ def python_errors_at_run_time(location: Location | None) -> Iterator[None]:
 
 def not_for_handlers(exception: BaseException) -> None:
     """The first statement of every ``except`` clause of converted code: the converter's own errors (a
-    located refusal, a path that raises only at run time) pass through the user's handlers. Eager Python
-    never raises them, so a handler that caught one, or a ``finally`` that exits, would run where eager
-    does not: a silent wrong value instead of the error."""
+    located refusal, a path that raises only at run time), and JAX's refusals of a traced value that
+    eager Python's concrete value does not meet (``math.sqrt(x)``, ``x.item()``:
+    :func:`.jax_error_kinds.only_tracing_raises`), pass through the user's handlers; the outermost
+    converted call locates JAX's. Eager Python never raises them, so a handler that caught one, or a
+    ``finally`` that exits, would run where eager does not: a silent wrong value instead of the error."""
     inner = exception.exceptions if isinstance(exception, BaseExceptionGroup) else (exception,)
     for one in inner:
         if isinstance(one, BaseExceptionGroup):
             not_for_handlers(one)
-        elif isinstance(one, (ConversionError, UnassignedReadError, PathRaises)):
+        elif isinstance(one, (ConversionError, UnassignedReadError, PathRaises)) or only_tracing_raises(one):
             raise one
 
 
