@@ -64,6 +64,7 @@ ENTRIES = {
     "vector_not": (autograph_lite.TracedPredicateError, (XS,)),
     "vector_and": (autograph_lite.TracedPredicateError, (XS, F32(1.0))),
     "one_element_or_scalar": (autograph_lite.TracedPredicateError, (jnp.ones(1, F32), F32(2.0))),
+    "default_of_or": (autograph_lite.StagingTypeError, (F32(1.0),)),
     "unroll_traced_range": (autograph_lite.ConversionError, (F32(1.0), I32(3))),
     "factorial": (autograph_lite.ConversionError, (I32(5),)),
     "sequence_pattern_on_traced_subject": (autograph_lite.TracedPredicateError, (XS,)),

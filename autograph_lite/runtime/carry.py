@@ -39,6 +39,7 @@ from .carry_errors import (
     Site,
     assigned_in_one_branch,
     describe,
+    described_apart,
     first_assigned_in_loop,
     mismatch_error,
     opaque_class,
@@ -113,12 +114,16 @@ def differences(first: Split, second: Split, tolerates: Tolerates) -> list[Diffe
             what, leaves = _array_difference(_leaf_types(first, index), _leaf_types(second, index), tolerates)
         if what:
             opaque = opaque_class(first_values[index]) or opaque_class(second_values[index]) if what == PYTHON_VALUE else ""
-            shown = [describe(first_values[index]), describe(second_values[index])]
-            if shown[0] == shown[1]:  # the same class and leaves: what differs is its static data
-                shown = [f"{text} ({jax.tree_util.tree_structure(value[index])})"
-                         for text, value in zip(shown, (first_values, second_values))]
-            found.append(Difference(first.names[index], shown[0], shown[1], what, leaves, opaque))
+            shown = described_apart(first_values[index], second_values[index])
+            functions = all(map(_is_function, (first_values[index], second_values[index])))
+            found.append(Difference(first.names[index], *shown, what, leaves, opaque, functions))
     return found
+
+
+def _is_function(value: Any) -> bool:
+    """A function, as messages call one (``jnp.sin`` too, a jitted function object): not an instance of
+    the user's class that happens to define ``__call__``."""
+    return callable(value) and hasattr(value, "__name__")
 
 
 def _leaf_types(split: Split, index: int) -> list[Any]:

@@ -62,6 +62,7 @@ class Difference:
     what: str  # SHAPE, DTYPE, SHAPE_AND_DTYPE, STRUCTURE or PYTHON_VALUE
     leaves: tuple[Any, Any] | None = None  # the first two array leaves that differ (abstract types)
     opaque: str = ""  # the class of an object in it that is no pytree (a plain dataclass): JAX cannot carry it
+    functions: bool = False  # a function in both states: what it returns can be carried, not itself
 
 
 @dataclasses.dataclass(frozen=True)
@@ -176,6 +177,30 @@ def describe(value: Any, *, article: bool = True) -> str:
     return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind} of ({inner})"
 
 
+def described_apart(first: Any, second: Any) -> tuple[str, str]:
+    """Two differing values as :func:`describe` shows them, made distinct where it shows both alike:
+    two functions by where each is defined, two objects of one class by their contents (``repr``), a
+    container by its static structure."""
+    shown = describe(first), describe(second)
+    if shown[0] != shown[1]:
+        return shown
+    apart = [_defined_at(first), _defined_at(second)]
+    if apart[0] == apart[1] and not callable(first):  # a function's repr would show an address only
+        apart = [_shortened(repr(first)), _shortened(repr(second))]
+    if apart[0] == apart[1]:
+        apart = [str(jax.tree_util.tree_structure(first)), str(jax.tree_util.tree_structure(second))]
+    return f"{shown[0]} ({apart[0]})", f"{shown[1]} ({apart[1]})"
+
+
+def _defined_at(value: Any) -> str:
+    code = getattr(value, "__code__", None)
+    return f"defined at line {code.co_firstlineno}" if code is not None else ""
+
+
+def _shortened(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def opaque_class(value: Any) -> str:
     """The name of the class of an object in ``value`` that JAX holds as one Python leaf, not a pytree of
     arrays (an instance of a plain dataclass or class of the user's), or ""."""
@@ -205,6 +230,9 @@ def _fix(difference: Difference, sides: Sides) -> str:
         return (f"Print the text in each branch rather than carry {subject} out of the `if` (print shows traced "
                 "values when the program runs), or build it from one template on both paths, choosing its "
                 "parts with a condition that is not traced.")
+    if difference.leaves is None and difference.functions:
+        return (f"Call {subject} inside each branch and use what it returns after the {sides.site.construct} (an "
+                "array can be chosen at run time, a function cannot), or decide it with a condition that is not traced.")
     if difference.leaves is None:
         return (f"Make {subject} an array of the same structure in both branches, or decide it with a condition "
                 "that is not traced.")

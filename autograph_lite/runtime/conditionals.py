@@ -22,7 +22,7 @@ from . import appends, report
 from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
 from .kept_containers import Fate, copied, kept_in_place, refuse_stale_reads, run_recording
-from .locations import location_of, presenting
+from .locations import assigned_by_caller, location_of, presenting
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .path_constants import constants_of, kept_where_constant
 from .paths import runs_when
@@ -75,7 +75,7 @@ def if_exp(condition: Any, true_fn: Callable[[], Any], false_fn: Callable[[], An
         return true_fn() if condition else false_fn()
     predicate = to_predicate(condition, site.construct, site.location)
     branches = Branches(presenting(lambda: (true_fn(),), true_fn), presenting(lambda: (false_fn(),), false_fn))
-    (value,) = staged_cond(predicate, branches, ("<expression value>",), site)
+    (value,) = staged_cond(predicate, branches, (assigned_by_caller() or "<expression value>",), site)
     return value
 
 

@@ -19,6 +19,7 @@ import jax
 import jaxlib
 
 from ..errors import Location
+from ..generated_names import PREFIX
 
 W = TypeVar("W", bound=Callable[..., Any])
 
@@ -66,6 +67,25 @@ def caller_location() -> Location | None:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(PACKAGE_DIRECTORY):
         frame = frame.f_back
     return None if frame is None else Location(frame.f_code.co_filename, frame.f_lineno)
+
+
+_STORES = frozenset({"STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"})
+
+
+def assigned_by_caller() -> str | None:
+    """The variable that the user's statement calling into autograph_lite now assigns the call's result
+    to (``label = "a" if c else "b"`` -> ``label``), for an error to name it rather than the expression;
+    None if the result goes elsewhere (an operand, a ``return``) or to a name of the converter's. Read
+    from the bytecode: the instruction after the running call stores its result."""
+    frame: types.FrameType | None = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(PACKAGE_DIRECTORY):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    # the first instruction past the call's (f_lasti may point into the call's inline cache)
+    following = next((i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti), None)
+    name = following.argval if following is not None and following.opname in _STORES else None
+    return name if isinstance(name, str) and not name.startswith(PREFIX) else None
 
 
 # JAX's own directories: its frames are not the user's (nor shown in located errors: jax_errors.py).

@@ -19,11 +19,12 @@ import numpy as np
 
 from ..errors import Location, StagingTypeError, TracedPredicateError
 from . import appends, membership
-from .locations import caller_location, location_of
+from .carry_errors import describe
+from .locations import assigned_by_caller, caller_location, location_of
 from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
 from .paths import skippable
 from .run_time_checks import raised_as_eager_would, stage_exception
-from .values import is_traced, truth_of_one_element, type_string
+from .values import is_array_leaf, is_traced, truth_of_one_element, type_string
 
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -203,6 +204,7 @@ def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: s
     give a result whose shape depends on a run-time value, which no traced array can have: refused.
     """
     truth = _truth(left, where)
+    _check_arrays(left, right, where, construct)
     left_array, right_array = jnp.asarray(left), jnp.asarray(right)
     _check_same_shape(left_array, right_array, where, construct)
     common = jnp.result_type(left, right)  # as jnp.where promotes them: a weak type counts, unlike an aval's
@@ -214,6 +216,27 @@ def _select(left: Any, right: Any, where: Callable[[], Any] | None, construct: s
     if keep_left_when_true:
         return jnp.where(truth, left_array, right_array)
     return jnp.where(truth, right_array, left_array)
+
+
+def _check_arrays(left: Any, right: Any, where: Callable[[], Any] | None, construct: str) -> None:
+    """Refuse an operand that is no array or number (None, a string, a list, a dict, a function): Python
+    returns it as it is where the traced one decides so, and only an array can be chosen at run time.
+    Made an array, a list of numbers would be returned as an array where eager returns the list."""
+    if is_array_leaf(left) and is_array_leaf(right):
+        return
+    operator_name = "or" if construct == "or" else "and"
+    assigned = assigned_by_caller()
+    chosen = f"'{assigned}' is" if assigned else "the result is"
+    raise StagingTypeError(
+        f"{chosen} the left operand of `{operator_name}` or the right one, as Python returns one of them as it "
+        f"is, and the left one is traced ({type_string(left)}), so which is known only when the program runs; "
+        f"the right one is {describe(right)}, and only arrays and numbers can be chosen at run time, not Python "
+        "values (None, strings, lists, tuples, dicts, functions)",
+        _location(where),
+        f"Give `{operator_name}` an array or a number of the left operand's shape as its right operand "
+        f"(`x {operator_name} 0.0`; jnp.asarray([...]) for a list of numbers), or decide it with a value that is "
+        f"not traced (static_argnums / static_argnames), so that Python's `{operator_name}` runs as it is.",
+    )
 
 
 def _check_same_shape(left: jax.Array, right: jax.Array, where: Callable[[], Any] | None, construct: str) -> None:

@@ -362,3 +362,8 @@ def staged_range_past_int32(x):
     for i in autograph_lite.stage(range(0, 2**32, 2**30)):  # error: past the int32 of a staged loop's index
         acc = acc + i // 2**30
     return acc
+
+
+def default_of_or(x):
+    given = x or None  # error: 'given' is the left operand of `or` or the right one
+    return given
