@@ -12,13 +12,15 @@ raises eager's exception where eager runs that code, as a ``raise`` written ther
 from __future__ import annotations
 
 import math
+import re
 
 import jax
 import jax.numpy as jnp
 import pytest
-from support import assert_equivalent
+from support import assert_equivalent, where
 
 import autograph_lite
+from autograph_lite.errors import TracedValueError
 
 T = [1.0, 2.0]
 
@@ -175,3 +177,77 @@ def tracer_error_in_a_branch(x, n):
 def test_an_error_only_tracing_raises_is_raised_while_tracing():
     with pytest.raises(autograph_lite.ConversionError, match="ConcretizationTypeError"):
         autograph_lite.jit(tracer_error_in_a_branch)(jnp.float32(1.0), jnp.int32(2))
+
+
+# Python's error about a traced value itself (probe D, F7): eager raises it only where it takes the
+# branch, for the JAX array (`'jaxlib._jax.ArrayImpl'`); the trace raises it, naming the tracer, on every
+# call. It was raised as it was, with no file:line; now a located error naming the `if`, in eager's words.
+
+
+def labelled_when_large(x):
+    if x > 2.0:
+        return x + "!"
+    return x
+
+
+def unit_when_large(x):
+    if x > 2.0:
+        return x.magnitude
+    return x
+
+
+def guarded_label(x):
+    try:
+        if x > 2.0:
+            return x + "!"
+    except TypeError:
+        return -x
+    return x
+
+
+@pytest.mark.parametrize(("fn", "text", "error_class", "eager_words"), [
+    (labelled_when_large, 'return x + "!"', TypeError, "unsupported operand type(s) for +: 'jaxlib._jax.ArrayImpl' and 'str'"),
+    (unit_when_large, "return x.magnitude", AttributeError, "'jaxlib._jax.ArrayImpl' object has no attribute 'magnitude'"),
+])
+def test_an_error_about_the_traced_value_in_a_branch_is_located_at_the_branch(fn, text, error_class, eager_words):
+    with pytest.raises(TracedValueError) as raised:
+        autograph_lite.jit(fn)(jnp.float32(1.5))
+    error = raised.value
+    assert isinstance(error, error_class)
+    assert str(error).startswith(f"{where(fn, text)}: {eager_words}")
+    assert f"a branch of the `if` at {where(fn, 'if x > 2.0:')}, traced as a lax.cond" in str(error)
+    with pytest.raises(error_class, match=re.escape(eager_words)):
+        fn(jnp.float32(2.5))  # eager's words where it takes the branch
+    for value in (1.5, 2.5):  # the fix offered: a condition that is not traced
+        eager = _outcome(fn, value)
+        assert _outcome(autograph_lite.jit(fn, static_argnums=0), value) == eager
+
+
+def test_a_handler_around_the_traced_if_does_not_catch_it():
+    with pytest.raises(TracedValueError, match=re.escape(where(guarded_label, 'return x + "!"'))):
+        autograph_lite.jit(guarded_label)(jnp.float32(1.5))  # eager returns 1.5: the handler must not run
+    for value in (1.5, 2.5):
+        assert _outcome(autograph_lite.jit(guarded_label, static_argnums=0), value) == _outcome(guarded_label, value)
+
+
+def _outcome(fn, value):
+    try:
+        return float(fn(value))
+    except (TypeError, AttributeError) as error:
+        return type(error)
+
+
+def labelled_inside(x):
+    if x > 2.0:
+        try:
+            y = x + "!"
+        except TypeError:
+            y = -x
+    else:
+        y = x
+    return y
+
+
+def test_a_handler_inside_the_branch_still_catches_it():
+    for value in (1.5, 2.5):
+        assert_equivalent(labelled_inside, jnp.float32(value))

@@ -2,7 +2,8 @@
 
 JAX refuses some operations on a traced value (its Python truth value, int or NumPy array, a boolean
 mask as an index, a slice or a shape of traced size, a hash) and ``lax`` control flow whose branches
-or carry disagree. :func:`kind_of` names the refusal in the user's terms with a fix that works
+or carry disagree; Python raises its own ``TypeError`` / ``AttributeError`` about a tracer (``x + "!"``),
+which matters where eager Python runs that code only on some paths (a staged branch or loop body). :func:`kind_of` names the refusal in the user's terms with a fix that works
 for it; :mod:`.jax_errors` locates it. :func:`only_tracing_raises` says which of them a user's
 ``except`` must not catch: eager Python, on concrete values, does not raise them there.
 """
@@ -18,6 +19,7 @@ from typing import Any
 import jax
 
 from ..errors import ConversionError, Location
+from .code_sets import CodeSet
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,6 +28,7 @@ class Kind:
 
     what: str
     hint: str
+    raised_by: str = "JAX's"  # whose error it is, as the message names it: "JAX's TypeError"
 
 
 MASK = Kind(
@@ -211,6 +214,47 @@ def _carry_kind(message: str) -> Kind:
 
 
 _RAISED_EAGERLY_TOO = (CARRY, CARRY_SHAPE, CARRY_DTYPE)  # a lax call of the user's traces eagerly too
+# The runtime's functions that trace a staged branch or loop body (jax_errors.py fills it: this module
+# cannot import them, as the runtime's raises.py imports this one).
+STAGING_CODES = CodeSet()
+_TRACER_NAME = re.compile(r"'?\b\w*Tracer\b'?")
+
+
+def kind_in_context(error: BaseException) -> Kind | None:
+    """:func:`kind_of`, or, for Python's ``TypeError`` / ``AttributeError`` about a traced value (``x + "!"``,
+    ``x.magnitude``) raised while tracing a staged branch or loop body, a kind of its own: eager Python
+    raises it, for the JAX array, only where it takes that branch (or runs the body), and the trace
+    runs it whatever the condition. Raised outside staged code, eager raises it too: no kind."""
+    kind = kind_of(error)
+    if kind is not None or type(error) not in (TypeError, AttributeError) or not _TRACER_NAME.search(str(error)):
+        return kind
+    if not _raised_while_staging(error):
+        return None
+    return Kind(f"{_as_eager(error)}: Python raises this for the traced value (a JAX array) whatever its value, "
+                "where eager Python raises it only when the program takes this path",
+                "Make the code valid for a JAX array, or decide the condition that leads to it with a value that "
+                "is not traced (static_argnums / static_argnames), so that Python runs only the path it takes.",
+                "Python's")
+
+
+def _raised_while_staging(error: BaseException) -> bool:
+    traceback = error.__traceback__
+    while traceback is not None:
+        if traceback.tb_frame.f_code in STAGING_CODES:
+            return True
+        traceback = traceback.tb_next
+    return False
+
+
+def _as_eager(error: BaseException) -> str:
+    """``error``'s message as eager Python words it for the JAX array the tracer stands for."""
+    with jax.ensure_compile_time_eval():  # a concrete array, also while tracing; made when worded, not at import
+        array_class = type(jax.numpy.zeros(()))
+    eager_name = f"'{array_class.__module__}.{array_class.__qualname__}'"
+    missing = _NO_ATTRIBUTE.match(str(error))
+    if missing:
+        return f"{eager_name} object has no attribute '{missing.group(1)}'"
+    return _TRACER_NAME.sub(eager_name, str(error))
 
 
 def only_tracing_raises(error: BaseException) -> bool:
@@ -219,7 +263,8 @@ def only_tracing_raises(error: BaseException) -> bool:
     ``x.item()``, ``np.asarray(x)``, ``x[:n]``, ``{k: 1}[k]`` of a Python int). A user's ``except``
     around it would run a handler eager Python does not run. Where eager's value is an array that
     raises the same error (a JAX array has no hash either), the located error stands in for eager's
-    handler: a refusal, never a silent change. Not the errors of a ``lax`` call of the user's, which
-    eager Python traces too."""
-    kind = kind_of(error)
+    handler: a refusal, never a silent change. So does Python's error about a traced value raised in a
+    staged branch or loop body (:func:`kind_in_context`): eager runs that code only on some paths. Not
+    the errors of a ``lax`` call of the user's, which eager Python traces too."""
+    kind = kind_in_context(error)
     return kind is not None and kind not in _RAISED_EAGERLY_TOO

@@ -29,14 +29,14 @@ from ..errors import Location, TracedValueError
 from . import conditionals, staged_loops
 from .carry_errors import Site
 from .code_sets import CodeSet
-from .jax_error_kinds import CONCRETE, ROUNDING, kind_of, math_kind
+from .jax_error_kinds import CONCRETE, ROUNDING, STAGING_CODES, kind_in_context, math_kind
 from .locations import JAX_DIRECTORIES, PACKAGE_DIRECTORY
 
 _TRACED_FOR = re.compile(r"while tracing the function \S+ at \S+ for (\w+)\.")
 _ARGUMENT = re.compile(r"because it depends on the values? of the arguments? ([^\n]+?)\.(?:\n|$)")
-_STAGING_CODES = {function.__code__ for function in (
+STAGING_CODES.update(function.__code__ for function in (
     conditionals.staged_cond, staged_loops.staged_while, staged_loops.staged_range,
-    staged_loops._staged_sequence, staged_loops._staged_counted_while)}
+    staged_loops._staged_sequence, staged_loops._staged_counted_while))
 
 
 # What the handler around a converted function's body reads, through this module (codegen binds it as
@@ -47,7 +47,7 @@ caught = Exception
 def translates(error: BaseException) -> bool:
     """Whether the converted function that caught ``error`` should raise :func:`located` instead: a JAX
     error about a traced value, caught by the outermost converted call."""
-    return kind_of(error) is not None and _outermost(sys._getframe(2))
+    return kind_in_context(error) is not None and _outermost(sys._getframe(2))
 
 
 _entry_codes = CodeSet()
@@ -72,7 +72,7 @@ def _outermost(frame: types.FrameType | None) -> bool:
 def located(error: BaseException) -> TracedValueError:
     """``error``, which :func:`translates` accepts, as a :class:`TracedValueError` that is also of
     ``error``'s type, located at the innermost converted line of its traceback."""
-    kind = kind_of(error)
+    kind = kind_in_context(error)
     frames = list(_frames(error.__traceback__))
     user = [entry for entry in frames if entry.frame.f_code in _converted_codes]
     # The catching function's own frame is converted code: there is always one.
@@ -80,7 +80,7 @@ def located(error: BaseException) -> TracedValueError:
     location = Location(user[-1].frame.f_code.co_filename, user[-1].line)
     if kind in (CONCRETE, ROUNDING):
         kind = math_kind(location) or kind
-    message = f"{kind.what} (JAX's {type(error).__name__}){_why(error, frames)}"
+    message = f"{kind.what} ({kind.raised_by} {type(error).__name__}){_why(error, frames)}"
     translated = _located_class(type(error))(message, location, kind.hint)
     caught_at = error.__traceback__
     error.with_traceback(_user_traceback(caught_at))
@@ -125,7 +125,7 @@ def _innermost_staged(frames: list[_Frame]) -> tuple[Site, bool] | None:
     """The staged statement whose trace raised (the innermost staged lowering in the traceback), and
     whether it is a branch (``lax.cond``) rather than a loop."""
     for frame in (entry.frame for entry in reversed(frames)):
-        if frame.f_code in _STAGING_CODES:
+        if frame.f_code in STAGING_CODES:
             site = frame.f_locals.get("site")
             found = site if isinstance(site, Site) else getattr(frame.f_locals.get("loop"), "site", None)
             if isinstance(found, Site):
