@@ -8,13 +8,20 @@ array arguments and on copies and aliases of them (*buffers*). The check (progra
 runs eager ``f`` and ``convert(f)`` on NumPy copies of the inputs and compares the arguments after
 the call too; ``jit(f)`` must agree or refuse the update with the documented error.
 
-A buffer is read elsewhere only through a copy (``a.copy()``, see ``Expressions.variable``): a view
-(``a[::-1]``) or a second name bound to it would follow later updates in NumPy and not in JAX, a
-difference of NumPy, not of the converter. Buffers hold floats, whose bounds guard against nothing
-(only int32 can overflow), so updates do not track them.
+Some helpers store through a second way to their argument, which NumPy updates too: a view (a
+slice, ``.reshape(-1)``, the rows a ``for`` loop draws from ``a.reshape(-1, 1)``, the right-hand side
+of ``a[:1], a[-1:] = a[-1:], a[:1]``, which NumPy reads after the first store) or a second name for
+it (an unpacking ``b, c = a, a``, a ternary ``a if x > 0.0 else a``, an item of a list ``[a]``, a
+``for`` target over a tuple holding it). Converted, the store rebinds only the name it goes through,
+so ``jit`` must refuse it with the documented error (docs/semantics.md, "Argument mutation and
+aliases"). ``f`` itself reads a buffer only through a copy (``a.copy()``, see
+``Expressions.variable``), so that its own reads stay plain. Buffers hold floats, whose bounds guard
+against nothing (only int32 can overflow), so updates do not track them.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from hypothesis import strategies as st
 from program_model import CLIP, Block, E, Scope, Var
@@ -26,7 +33,24 @@ HELPERS = {
     "bump_returned": "def bump_returned(a, k, x):\n    a[k] = a[k] + x\n    return a",
     "bumped": "def bumped(a, k, x):\n    b = a.copy()\n    b[k] = b[k] + x\n    return b",
     "halve_all": "def halve_all(a):\n    for j in range(len(a)):\n        a[j] = a[j] * 0.5",
+    # through a view or a second name of the argument (see above)
+    "bump_view": "def bump_view(a, k, x):\n    v = a[::-1]\n    v[k] = v[k] + x",
+    "bump_view_returned": "def bump_view_returned(a, k, x):\n    v = a.reshape(-1)\n    v[k] = v[k] + x\n"
+                          "    return a",
+    "halve_rows": "def halve_rows(a):\n    for row in a.reshape(-1, 1):\n        if row[0] > 0.0:\n"
+                  "            row[0] = row[0] * 0.5\n    return a",
+    "swap_ends": "def swap_ends(a):\n    a[:1], a[-1:] = a[-1:], a[:1]\n    return a",
+    "bump_pair": "def bump_pair(a, k, x):\n    b, c = a, a\n    b[k] = c[k] + x\n    return c",
+    "bump_either": "def bump_either(a, k, x):\n    b = a if x > 0.0 else a\n    b[k] = b[k] + x\n    return a",
+    "bump_boxed": "def bump_boxed(a, k, x):\n    box = [a]\n    b = box[0]\n    b[k] = b[k] + x\n    return a",
+    "bump_each": "def bump_each(a, k, x):\n    for b in (a, a[::-1]):\n        b[k] = b[k] + x\n    return a",
 }
+VIEW_HELPERS = ("bump_view", "bump_view_returned", "halve_rows", "swap_ends", "bump_pair", "bump_either",
+                "bump_boxed", "bump_each")
+UNARY = frozenset({"halve_all", "halve_rows", "swap_ends"})  # helpers of the buffer alone
+# helpers that return their argument, called as `buffer = helper(buffer, ...)`
+RETURNING = ("bump_returned", "bump_view_returned", "halve_rows", "swap_ends", "bump_pair", "bump_either",
+             "bump_boxed", "bump_each")
 
 
 class ArrayHelpers:
@@ -53,7 +77,7 @@ class ArrayHelpers:
         kinds = super().extra_statements(scope, ctx)
         if self.has("array_helpers") and self.buffers(scope):
             # (once: under jit most in-place updates are refused, which ends the check of the program)
-            kinds += ["helper_update", "buffer_copy", "buffer_alias"]
+            kinds += ["helper_update", "buffer_copy", "buffer_alias", "view_update"]
         return kinds
 
     def prelude_kinds(self) -> list[str]:
@@ -63,8 +87,8 @@ class ArrayHelpers:
         """``helper(buffer, k, x)``: the helper's definition goes into the module."""
         self.used.add("array_helpers")
         self.module_parts[helper] = HELPERS[helper]
-        if helper == "halve_all":
-            return f"halve_all({buffer})"
+        if helper in UNARY:
+            return f"{helper}({buffer})"
         step = self.small(self.floated(self.expr("f", scope, self.draw(st.integers(0, 1))), "f"), STEP)
         return f"{helper}({buffer}, {self.draw(st.integers(-1, self.length - 1))}, {step.text})"
 
@@ -79,9 +103,25 @@ class ArrayHelpers:
 
     def stmt_helper_update(self, scope: Scope, ctx) -> Block:
         """A helper that updates a buffer in place, called for its effect (or rebinding the buffer)."""
-        helper, buffer = self.pick(["bump_returned", "bump", "halve_all"]), self.buffer(scope)
+        helper, buffer = self.pick([*RETURNING, "bump", "halve_all", "bump_view"]), self.buffer(scope)
         call = self.helper_call(helper, buffer, scope)
-        return Block([f"{buffer} = {call}" if helper == "bump_returned" else call], scope)
+        return Block([f"{buffer} = {call}" if helper in RETURNING else call], scope)
+
+    def stmt_view_update(self, scope: Scope, ctx) -> Block:
+        """A helper that stores through a view or a second name of a buffer, then the buffer's sum added
+        to a float the program returns (mostly), so that a lost store changes the result."""
+        helper, buffer = self.pick(VIEW_HELPERS), self.buffer(scope)
+        call = self.helper_call(helper, buffer, scope)
+        lines = [f"{buffer} = {call}" if helper in RETURNING else call]
+        floats = [v for v in scope.defined.values() if v.kind == "local" and v.type in ("f", "vf")]
+        if not floats:
+            return Block(lines, scope)
+        target = self.returned_first(floats)
+        value = self.clip(E(f"({target.name} + jnp.sum({buffer}.copy()))", target.bound + CLIP * self.length * 2, True),
+                          CLIP)
+        scope = scope.copy()
+        scope.define(dataclasses.replace(target, bound=max(target.bound, value.bound), weak=False))
+        return Block(lines + [f"{target.name} = {value.text}"], scope)
 
     def stmt_buffer_copy(self, scope: Scope, ctx) -> Block:
         """``w = a.copy()``: a buffer of ``f``'s own."""

@@ -30,7 +30,7 @@ class Constructs:
     outer_writes: frozenset[str] = frozenset()  # names a nested function declares nonlocal / global
     staged_mutation: bool = False  # a mutating method call or item assignment where staging may reach it
     staged_effects: frozenset[str] = frozenset()  # callees of calls made for their effect there (not print)
-    in_place: frozenset[str] = frozenset()  # arrays helpers update in place: parameters and arguments
+    in_place: frozenset[str] = frozenset()  # arrays helpers update in place: names they store into, arguments
     numpy_inputs: bool = False  # a helper stores into a subscript: the reference needs NumPy arrays
     deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while / match of f unbinds
 
@@ -40,7 +40,7 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
     tree = ast.parse(Path(fn.__code__.co_filename).read_text())
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     main = functions.get(fn.__name__)
-    helpers = {name: _stored_parameters(node) for name, node in functions.items() if name != fn.__name__}
+    helpers = {name: _stored_names(node) for name, node in functions.items() if name != fn.__name__}
     helpers = {name: stored for name, stored in helpers.items() if stored is not None}
     outer = {name for node in ast.walk(tree) if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
     in_place = set().union(*helpers.values()) if helpers else set()
@@ -77,19 +77,21 @@ def _deleted_in_control_flow(function: ast.FunctionDef) -> frozenset[str]:
     return frozenset(found)
 
 
-def _stored_parameters(function: ast.FunctionDef) -> set[str] | None:
-    """The parameters ``function`` updates in place (``a[i] = v``); None if it stores into no subscript."""
+def _stored_names(function: ast.FunctionDef) -> set[str] | None:
+    """The names ``function`` updates in place (``a[i] = v``): its parameters, or the local names of a
+    view or an alias of one (``v = a[::-1]; v[k] = x``), which the converter's refusal names; None if it
+    stores into no subscript."""
     targets = []
     for node in ast.walk(function):
         if isinstance(node, ast.Assign):
             targets += node.targets
         elif isinstance(node, ast.AugAssign):
             targets.append(node.target)
-    stores = [target.value for target in targets if isinstance(target, ast.Subscript)]
+    stores = [node.value for target in targets for node in ast.walk(target)  # a[:1], a[-1:] = ... too
+              if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)]
     if not stores:
         return None
-    parameters = {arg.arg for arg in function.args.args}
-    return {store.id for store in stores if isinstance(store, ast.Name) and store.id in parameters}
+    return {store.id for store in stores if isinstance(store, ast.Name)}
 
 
 def _mutates_where_staged(function: ast.FunctionDef) -> bool:
