@@ -123,6 +123,14 @@ DOCUMENTED_LIMITATIONS = {
     "nested function assigns an outer variable inside staged code": Limitation(
         autograph_lite.ConversionError, re.compile(r"assigns to the (nonlocal|global) variable '(?P<name>\w+)'"),
         _nested_outer_write),
+    # runtime/shared_memory.py: a store through a NumPy view (program_arrays.py, the view helpers).
+    "in-place update of a JAX array that may be a NumPy view of another": Limitation(
+        autograph_lite.ConversionError, re.compile(r"'(?P<name>\w+)' is updated in place, but it may share memory with "),
+        _in_place_update),
+    "unpacking that stores a view of its own container after storing into it": Limitation(
+        autograph_lite.ConversionError, re.compile(
+            r"this assignment stores into '(?P<name>\w+)' more than once, and a value it stores later may be a NumPy view"),
+        _in_place_update),
     "in-place update of an aliased JAX array": Limitation(autograph_lite.ConversionError, re.compile(
         r"'(?P<name>\w+)' is updated in place, but .* refer to the same JAX array"), _in_place_update),
     # runtime/kept_containers.py: inside a staged statement, a list or dict it updates is a copy.

@@ -77,6 +77,7 @@ ENTRIES = {
     "vector_in_tuple": (autograph_lite.TracedPredicateError, (XS,)),
     "traced_key_in_dict": (autograph_lite.TracedPredicateError, (I32(1),)),
     "stale_read_of_an_updated_dict": (autograph_lite.ConversionError, (F32(1.5), I32(1))),
+    "clamp_rows_through_loop_views": (autograph_lite.ConversionError, (jnp.asarray([[1.0, 2.0], [-1.0, 3.0]], F32),)),
     "len_of_a_traced_range": (autograph_lite.StagingTypeError, (I32(3),)),
     "traced_dict_key": (TracedValueError, (F32(3.0),)),
     "number_method_on_traced_count": (TracedValueError, (F32(3.0), I32(5))),

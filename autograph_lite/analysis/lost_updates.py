@@ -8,8 +8,11 @@ would be seen through another reference, the rewrite silently differs:
   ``w = v`` assignments made refer to one) and the function never hands ``x`` itself back: it is
   returned nowhere (alone or in a tuple, list or dict display) nor stored into an object. Reading
   ``x`` afterwards (``return x[k]``) does not help the caller, whose array keeps the old values;
-- another name of this function that ``w = v`` assignments may have made refer to the same value,
-  live after the update.
+- another name of this function that ``w = v`` assignments (or ``a, b = x, x``, or a ``for`` target
+  over a display of names, ``for w in (x, z)``) may have made refer to the same value, live after the
+  update;
+- another name that may show the same memory without being the same object (a NumPy view, a traced
+  choice): found on the text by :mod:`.shared_memory`.
 
 This module finds, before the rewrite, the updates where that may happen; the runtime decides, since
 only it sees whether the container is a JAX array and which candidate names hold that very array.
@@ -26,6 +29,7 @@ from ..generated_names import PREFIX, RETURN_VALUE
 from .blocks import TRY_STATEMENTS, blocks_of, statements_within
 from .liveness import Liveness
 from .names import NameScanner
+from .shared_memory import Memories, SharedView, shared_views
 
 _ENTERED = (gast.If, gast.While, gast.For, gast.With, *TRY_STATEMENTS)  # the statements both analyses enter
 _LOOPS = (gast.While, gast.For)
@@ -39,6 +43,8 @@ class UpdateFacts:
     from_caller: bool
     # Other names that may refer to the container's value and are read after the update.
     aliases: tuple[str, ...]
+    # Other names that may show the container's memory (a view) and are read after it, or the caller's.
+    views: tuple[SharedView, ...] = ()
 
 
 def updated_name(statement: gast.AST) -> str | None:
@@ -70,6 +76,8 @@ def lost_update_candidates(
     held.block(function.body, parameters)
     classes = _alias_classes(function.body)
     handed_back = _handed_back(function.body)
+    memories = Memories(names, parameters)
+    memories.analyze(function.body)
     facts = {}
     for node, name, outermost_loop in updates:
         live = liveness.live_after_statement[node]
@@ -77,8 +85,9 @@ def lost_update_candidates(
         copies = classes.get(name, frozenset({name}))  # `v = w; return v` hands w's value back
         from_caller = (unread or not copies & handed_back) and name in held.before[node]
         aliases = tuple(sorted((classes.get(name, frozenset()) - {name}) & live))
-        if from_caller or aliases:
-            facts[node] = UpdateFacts(from_caller, aliases)
+        views = shared_views(memories, node, name, live, function.name)
+        if from_caller or aliases or views:
+            facts[node] = UpdateFacts(from_caller, aliases, views)
     return facts
 
 
@@ -127,14 +136,28 @@ def _bare_names(expression: gast.expr) -> set[str]:
     return set()
 
 
-def _plain_copy(statement: gast.AST) -> tuple[list[str], str] | None:
-    """``(targets, source)`` for ``w = v`` (or ``w = u = v``) between names the user wrote."""
-    if not isinstance(statement, gast.Assign) or not isinstance(statement.value, gast.Name):
-        return None
-    if not all(isinstance(target, gast.Name) for target in statement.targets):
-        return None
-    targets = [t.id for t in statement.targets if not t.id.startswith(PREFIX)]
-    return (targets, statement.value.id) if targets and not statement.value.id.startswith(PREFIX) else None
+def _plain_copies(statement: gast.AST) -> list[tuple[list[str], str]]:
+    """``(targets, source)`` for each copy of a name the user wrote into others: ``w = v`` (or ``w = u
+    = v``), each pair of ``a, b = x, y``, and a ``for`` target over a display (``for w in (x, z)``)."""
+    if isinstance(statement, gast.For) and isinstance(statement.iter, gast.Tuple | gast.List):
+        return _user_copies([(statement.target, element) for element in statement.iter.elts])
+    if not isinstance(statement, gast.Assign):
+        return []
+    if isinstance(statement.value, gast.Name) and all(isinstance(t, gast.Name) for t in statement.targets):
+        targets = [t.id for t in statement.targets if not t.id.startswith(PREFIX)]
+        return [(targets, statement.value.id)] if targets and not statement.value.id.startswith(PREFIX) else []
+    target, value = statement.targets[0], statement.value
+    if len(statement.targets) == 1 and isinstance(target, gast.Tuple | gast.List) and isinstance(
+            value, gast.Tuple | gast.List) and len(target.elts) == len(value.elts):
+        return _user_copies(list(zip(target.elts, value.elts)))
+    return []
+
+
+def _user_copies(pairs: list[tuple[gast.expr, gast.expr]]) -> list[tuple[list[str], str]]:
+    """The pairs of names the user wrote among ``(target, value)`` pairs."""
+    return [([target.id], value.id) for target, value in pairs
+            if isinstance(target, gast.Name) and isinstance(value, gast.Name)
+            and not target.id.startswith(PREFIX) and not value.id.startswith(PREFIX)]
 
 
 def _alias_classes(statements: list[gast.stmt]) -> dict[str, frozenset[str]]:
@@ -142,20 +165,22 @@ def _alias_classes(statements: list[gast.stmt]) -> dict[str, frozenset[str]]:
     that may share a value at any point (the runtime compares identities)."""
     classes: dict[str, frozenset[str]] = {}
     for statement in statements_within(statements):
-        copied = _plain_copy(statement)
-        if copied is None:
-            continue
-        targets, source = copied
-        joined = frozenset().union(*(classes.get(n, frozenset({n})) for n in [*targets, source]))
-        classes.update(dict.fromkeys(joined, joined))
+        for targets, source in _plain_copies(statement):
+            joined = frozenset().union(*(classes.get(n, frozenset({n})) for n in [*targets, source]))
+            classes.update(dict.fromkeys(joined, joined))
     return classes
+
+
+def _copied_from(statement: gast.AST, held: frozenset[str]) -> frozenset[str]:
+    """The names ``statement`` makes copies of names in ``held``."""
+    return frozenset(name for targets, source in _plain_copies(statement) if source in held for name in targets)
 
 
 class _CallerValues:
     """Forward analysis: the names that may hold a value from the caller before each statement.
 
-    A parameter holds one until it is rebound; ``w = v`` passes ``v``'s state to ``w``; any other
-    binding ends it. An item update binds nothing (in place, the container stays the caller's).
+    A parameter holds one until it is rebound; ``w = v`` passes ``v``'s state to ``w``, as do the other
+    copies of :func:`_plain_copies` (``a, b = x, x``, ``for w in (x, z)``); any other binding ends it. An item update binds nothing (in place, the container stays the caller's).
     """
 
     def __init__(self, names: NameScanner) -> None:
@@ -181,18 +206,14 @@ class _CallerValues:
             raised = held.union(body_end, *(self.before[s] for s in node.body))
             ends = [self.block(node.orelse, body_end)] + [self.block(h.body, raised) for h in node.handlers]
             return self.block(node.finalbody, frozenset().union(*ends))
-        copied = _plain_copy(node)
-        after = held - self.names.writes(node)
-        if copied is not None and copied[1] in held:
-            after |= frozenset(copied[0])
-        return after
+        return (held - self.names.writes(node)) | _copied_from(node, held)
 
     def _loop(self, node: gast.While | gast.For, held: frozenset[str]) -> frozenset[str]:
         """Iterate to the fixpoint: what the body leaves flows back to its top."""
         bound = self.names.target_names(node.target) if isinstance(node, gast.For) else set()
         head = held
         while True:
-            widened = head | self.block(node.body, head - bound)
+            widened = head | self.block(node.body, (head - bound) | _copied_from(node, head))
             if widened == head:
                 break
             head = widened

@@ -35,9 +35,11 @@ a root that is a closure variable. A container read off anything else (``make()[
 
 A JAX array's update is then seen through ``x`` alone. Where Python's in-place update would also be
 seen elsewhere (by the caller, or through another name bound by ``w = v``), the call gets keywords
-that let the runtime raise a located error for a JAX array (see ``analysis.lost_updates``):
+that let the runtime raise a located error for a JAX array (see ``analysis.lost_updates``), and,
+for the names that may show ``x``'s memory as a NumPy view (``analysis.shared_memory``), how:
 
     x[i] = v     ->  x = _ag.setitem(x, i, v, name='x', from_caller_of='f', aliases={'w': lambda: w})
+    row[0] = 0   ->  row = _ag.setitem(row, 0, 0, name='row', views=(('g', lambda: g, "'row': ...", ...),))
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ import gast
 
 from ..analysis.blocks import statements_within, walk
 from ..analysis.lost_updates import UpdateFacts, lost_update_candidates, updated_name
+from ..analysis.shared_memory import SharedView
 from . import nodes
 from .calls import dotted_name
 from .facts import ScopeFacts
@@ -175,7 +178,18 @@ class _ItemUpdates(BlockTransformer):
             values = [nodes.lazy(nodes.name(alias, line)) for alias in update.aliases]
             lazy_values = gast.copy_location(gast.Dict(keys=keys, values=values), keys[0])
             keywords.append(nodes.keyword("aliases", lazy_values))
+        if update.views:
+            keywords.append(nodes.keyword("views", _views(update.views, line)))
         return keywords
+
+
+def _views(views: tuple[SharedView, ...], line: int) -> gast.Tuple:
+    """``(('g', lambda: g, <how they share memory>, <who reads it>, <stored by the same unpacking>), ...)``:
+    lazy, as the aliases are."""
+    rows = [nodes.tuple_of([nodes.constant(view.other, line), nodes.lazy(nodes.name(view.other, line)),
+                            nodes.constant(view.description, line), nodes.constant(view.reader, line),
+                            nodes.constant(view.unpacking, line)], line) for view in views]
+    return nodes.tuple_of(rows, line)
 
 
 def _checked_in_place(node: gast.stmt, targets: list[gast.expr], roots: _Roots) -> gast.stmt | list[gast.stmt]:

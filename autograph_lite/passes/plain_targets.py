@@ -36,7 +36,7 @@ import itertools
 import gast
 
 from ..analysis.blocks import SCOPES, blocks_of
-from ..generated_names import PREFIX
+from ..generated_names import TARGET_TEMPORARY
 from . import nodes
 from .facts import ScopeFacts
 
@@ -62,7 +62,7 @@ class _Temporaries:
         self._counter = itertools.count()
 
     def new(self, line: int) -> str:
-        identifier = f"{PREFIX}target_L{line}_{next(self._counter)}"
+        identifier = f"{TARGET_TEMPORARY}L{line}_{next(self._counter)}"
         self.made.append(identifier)
         return identifier
 

@@ -18,7 +18,7 @@ from typing import Any
 import jax
 
 from ..errors import ConversionError
-from . import appends, effects
+from . import appends, effects, shared_memory
 from .locations import caller_location
 from .session import TraceSession, current
 
@@ -49,19 +49,20 @@ def iterating(arrays: list[Any]) -> Iterator[None]:
 def setitem(
     container: Any, index: Any, value: Any, augmented: str | None = None, *,
     name: str | None = None, from_caller_of: str | None = None, aliases: dict[str, Callable[[], Any]] | None = None,
-    item_from_outside: str | None = None,
+    item_from_outside: str | None = None, views: tuple[shared_memory.View, ...] = (),
 ) -> Any:
     """The container after ``container[index] = value`` (or ``container[index] augmented value``).
 
     ``name`` is the container's variable; ``from_caller_of`` names the function when the variable may
     hold its caller's value and the function never hands it back (returns it or stores it into an
     object); ``aliases`` gives, lazily, the other variables that may refer to the same value and are
-    read after it. ``item_from_outside`` names the container where the rewrite could not prove the item
+    read after it; ``views``, the names that may show its memory as a NumPy view
+    (:mod:`.shared_memory`). ``item_from_outside`` names the container where the rewrite could not prove the item
     built by the function (``rows = {"r": POOL}; rows["r"] += [v]``), whose in-place operator would
     change it where it is.
     """
     if name is not None:
-        _check_seen(container, name, from_caller_of, aliases or {})
+        _check_seen(container, name, from_caller_of, aliases or {}, views)
     if isinstance(container, jax.Array):
         session = current()
         if session.iterated_arrays:
@@ -97,14 +98,17 @@ def _check_not_iterated(session: TraceSession, array: jax.Array) -> None:
         )
 
 
-def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: dict[str, Callable[[], Any]]) -> None:
+def _check_seen(
+    container: Any, name: str, from_caller_of: str | None, aliases: dict[str, Callable[[], Any]],
+    views: tuple[shared_memory.View, ...],
+) -> None:
     """Raise where Python would update ``container`` in place for a reader the update never reaches.
 
     A JAX array never changes in place. Any other container changes in place where it is, for every
     name, unless it is the traced copy that a staged loop body works on: then the value it stands
     for (``appends.stood_for``), which the other names and the caller hold, keeps the old contents;
     but for a list or a dict, whose items the statement writes into the object it stands for after it
-    (:mod:`.kept_containers`).
+    (:mod:`.kept_containers`). A JAX array may also stand for a NumPy view of another name's array.
     """
     copied_from = appends.stood_for(container)
     is_array = isinstance(container, jax.Array)
@@ -128,6 +132,8 @@ def _check_seen(container: Any, name: str, from_caller_of: str | None, aliases: 
                 f"Update '{other}' itself, or rebind it after the update (`{other} = {name}`); if '{other}' "
                 f"must keep the old values, copy where the second name is bound (`{name} = {other}.copy()`).",
             )
+    if is_array:
+        shared_memory.check_views(container, name, views)
     if from_caller_of is not None:
         raise ConversionError(
             f"'{name}' is updated in place, but it may hold a {kind} from the caller of {from_caller_of} "

@@ -367,3 +367,10 @@ def staged_range_past_int32(x):
 def default_of_or(x):
     given = x or None  # error: 'given' is the left operand of `or` or the right one
     return given
+
+
+def clamp_rows_through_loop_views(g):
+    for row in g:
+        if row[0] < 0:
+            row[0] = 0  # error: 'row' is updated in place, but it may share memory with 'g'
+    return g
