@@ -180,7 +180,8 @@ class _CallerValues:
     """Forward analysis: the names that may hold a value from the caller before each statement.
 
     A parameter holds one until it is rebound; ``w = v`` passes ``v``'s state to ``w``, as do the other
-    copies of :func:`_plain_copies` (``a, b = x, x``, ``for w in (x, z)``); any other binding ends it. An item update binds nothing (in place, the container stays the caller's).
+    copies of :func:`_plain_copies` (``a, b = x, x``, ``for w in (x, z)``); any other binding ends it.
+    An item update binds nothing (in place, the container stays the caller's).
     """
 
     def __init__(self, names: NameScanner) -> None:
