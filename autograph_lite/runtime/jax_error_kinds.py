@@ -3,8 +3,9 @@
 JAX refuses some operations on a traced value (its Python truth value, int or NumPy array, a boolean
 mask as an index, a slice or a shape of traced size, a hash) and ``lax`` control flow whose branches
 or carry disagree; Python raises its own ``TypeError`` / ``AttributeError`` about a tracer (``x + "!"``),
-which matters where eager Python runs that code only on some paths (a staged branch or loop body). :func:`kind_of` names the refusal in the user's terms with a fix that works
-for it; :mod:`.jax_errors` locates it. :func:`only_tracing_raises` says which of them a user's
+which matters where eager Python runs that code only on some paths (a staged branch or loop body).
+:func:`kind_of` names the refusal in the user's terms with a fix that works for it; :mod:`.jax_errors`
+locates it. :func:`only_tracing_raises` says which of them a user's
 ``except`` must not catch: eager Python, on concrete values, does not raise them there.
 """
 
