@@ -96,6 +96,37 @@ def test_recursion_on_a_traced_condition_is_reported(tmp_path):
         autograph_lite.jit(module.factorial)(jnp.int32(5))
 
 
+def test_recursion_in_a_nested_def_on_a_traced_condition_is_the_located_error(tmp_path):
+    """A nested def is converted with its parent and was called without the depth count: a recursion
+    of it on a traced condition gave a bare RecursionError with no line of the user's. Both forms now
+    name the call of itself, not the outer call, and the fix (a `while` loop) computes eager's."""
+    module = load_source("""
+        def halvings_nested(x):
+            def rec(v):
+                if v < 1.0:
+                    return v
+                return rec(v * 0.5)
+            return rec(x) + 0.0
+        def rec(v):
+            if v < 1.0:
+                return v
+            return rec(v * 0.5)
+        def halvings_module(x):
+            return rec(x) + 0.0
+        def halvings_loop(x):
+            v = x
+            while not v < 1.0:
+                v = v * 0.5
+            return v + 0.0
+    """, tmp_path)
+    for function, line in ((module.halvings_nested, 6), (module.halvings_module, 11)):
+        assert function(F32(10.0)) == F32(0.625)
+        with pytest.raises(autograph_lite.ConversionError, match="calls itself without end") as caught:
+            autograph_lite.jit(function)(F32(10.0))
+        assert caught.value.location.lineno == line
+    assert autograph_lite.jit(module.halvings_loop)(F32(10.0)) == module.halvings_nested(F32(10.0))
+
+
 # --- methods, objects, partials, wrappers, nested functions ---------------------------------------
 
 

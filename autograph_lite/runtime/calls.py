@@ -217,24 +217,24 @@ class Calls:
             ) from error
 
     def _call_function(self, function: types.FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if (
-            function.__code__ in self.converted_codes
-            or callees.is_marked_do_not_convert(function)
-            or callees.is_library_function(function)
-        ):
+        if callees.is_marked_do_not_convert(function) or callees.is_library_function(function):
             return function(*args, **kwargs)
-        try:
-            converted = self.convert_function(function)
-        except ConversionError as reason:
-            return _run_unconverted(function, reason, args, kwargs)
+        if function.__code__ in self.converted_codes:  # a nested def, converted with its parent
+            converted: Callable[..., Any] = function
+        else:
+            try:
+                converted = self.convert_function(function)
+            except ConversionError as reason:
+                return _run_unconverted(function, reason, args, kwargs)
+        # Counted either way: a nested def that recurses on a traced condition never ends tracing either
         session = current()
         depth = self._enter(session, function)
         try:
             return converted(*args, **kwargs)
         except RecursionError as error:
-            if depth > 1:
-                raise  # unwind to the outermost call, where there is stack to report it
-            raise _recursion_error(function) from error
+            if depth > 2:
+                raise  # unwind to its first call of itself (there is stack there to report it)
+            raise _recursion_error(function) from error  # at depth 2, located at that call of itself
         finally:
             self._leave(session, function, depth)
 
