@@ -6,8 +6,9 @@ eager's exception type and message (``autograph_lite.jit`` raises the exception 
 printing what eager Python printed before it. The generator draws, anywhere a statement can go:
 
 - ``if <condition>: [statements]; raise E(<message>)`` (``ValueError``, ``KeyError``,
-  ``OverflowError``, or ``CheckFailed(N, value)``, the program's own class, whose ``__init__``
-  formats the value): the branch never falls through, so what it assigns is not read after it;
+  ``OverflowError``, ``CheckFailed(N, value)``, the program's own class, whose ``__init__``
+  formats the value, or ``RuntimeError(E(<message>))``, whose argument is an exception): the branch
+  never falls through, so what it assigns is not read after it;
 - ``assert <condition>, <message>`` and, sometimes, ``assert <condition>``;
 - ``v = within_limit(<float expression>)``: a module-level helper whose own traced ``if`` raises, so
   that the check is staged in a called function (and, drawn inside a branch, under a staged branch of
@@ -34,7 +35,7 @@ RAISED = ("ValueError", "KeyError", "OverflowError")
 # An exception class of the program's own whose __init__ formats a traced value: it must run converted.
 CHECK_FAILED = ("class CheckFailed(ValueError):\n    def __init__(self, number, value):\n"
                 "        super().__init__(f'check {number}: {value:.2f}')\n        self.value = value")
-EXCEPTIONS = (*RAISED, "CheckFailed")
+EXCEPTIONS = (*RAISED, "CheckFailed", "RuntimeError")
 _CHECK_MESSAGE = re.compile(r"'?check \d+")
 _SPECS = ("", ".2f", "")  # format specs for scalars (a bool or an array has no .2f)
 HELPER_LIMIT = 6.0  # within the range of generated floats, so that both paths are taken
@@ -105,11 +106,14 @@ class Raises:
 
     def raise_line(self, scope: Scope) -> str:
         """``raise E(message)``, or now and then ``raise CheckFailed(N, value)``, whose own ``__init__``
-        formats the traced value."""
+        formats the traced value, or ``raise RuntimeError(E(message))``, an exception whose argument is
+        an exception (its message, formatted from run-time values, is the outer one's text)."""
         if self.chance(25):
             self.module_parts["CheckFailed"] = CHECK_FAILED
             value = self.expr(self.pick(["f", "i"]), scope, self.draw(st.integers(0, 1))).text
             return f"raise CheckFailed({next(self.counter)}, {value})"
+        if self.chance(20):
+            return f"raise RuntimeError({self.pick(RAISED)}({self.check_message(scope)}))"
         return f"raise {self.pick(RAISED)}({self.check_message(scope)})"
 
     def stmt_assert_check(self, scope: Scope, ctx: Ctx) -> Block:
