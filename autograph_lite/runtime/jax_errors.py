@@ -30,7 +30,7 @@ from . import conditionals, staged_loops
 from .carry_errors import Site
 from .code_sets import CodeSet
 from .jax_error_kinds import CONCRETE, ROUNDING, STAGING_CODES, kind_in_context, math_kind
-from .locations import JAX_DIRECTORIES, PACKAGE_DIRECTORY
+from .locations import CONVERTED_CODES, JAX_DIRECTORIES, PACKAGE_DIRECTORY
 
 _TRACED_FOR = re.compile(r"while tracing the function \S+ at \S+ for (\w+)\.")
 _ARGUMENT = re.compile(r"because it depends on the values? of the arguments? ([^\n]+?)\.(?:\n|$)")
@@ -51,13 +51,12 @@ def translates(error: BaseException) -> bool:
 
 
 _entry_codes = CodeSet()
-_converted_codes = CodeSet()
 
 
 def register(entry: types.CodeType, codes: Iterable[types.CodeType]) -> None:
     """Note a converted function's code (``entry``, whose body catches) and all its code objects."""
     _entry_codes.add(entry)
-    _converted_codes.update(codes)
+    CONVERTED_CODES.update(codes)
 
 
 def _outermost(frame: types.FrameType | None) -> bool:
@@ -74,7 +73,7 @@ def located(error: BaseException) -> TracedValueError:
     ``error``'s type, located at the innermost converted line of its traceback."""
     kind = kind_in_context(error)
     frames = list(_frames(error.__traceback__))
-    user = [entry for entry in frames if entry.frame.f_code in _converted_codes]
+    user = [entry for entry in frames if entry.frame.f_code in CONVERTED_CODES]
     # The catching function's own frame is converted code: there is always one.
     assert kind is not None and user, "only errors that translates() accepts are located"
     location = Location(user[-1].frame.f_code.co_filename, user[-1].line)

@@ -20,8 +20,13 @@ import jaxlib
 
 from ..errors import Location
 from ..generated_names import PREFIX
+from .code_sets import CodeSet
 
 W = TypeVar("W", bound=Callable[..., Any])
+
+# Every code object of converted code (a converted function's and the helpers generated in it), noted
+# by codegen (through :func:`.jax_errors.register`): a frame running one runs the user's lines.
+CONVERTED_CODES = CodeSet()
 
 
 def presenting(wrapper: W, generated: Callable[..., Any]) -> W:

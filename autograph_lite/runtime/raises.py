@@ -34,12 +34,13 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import ConversionError, Location, UnassignedReadError, unbound_message
+from ..generated_names import PREFIX
 from . import appends
 from .jax_error_kinds import only_tracing_raises
-from .locations import caller_location, raised_at
+from .locations import CONVERTED_CODES, caller_location, raised_at
 from .paths import output_staged, path_predicate, skippable
 from .printing import DeferredText, at_run_time
-from .run_time_checks import caught_by, raised_as_eager_would, stage_exception
+from .run_time_checks import caught_by, host_raiser, raised_as_eager_would, rebuilt, stage_exception, state_of
 from .session import current
 from .values import any_traced, is_traced, to_predicate
 from .values import ld as checked_read
@@ -133,26 +134,58 @@ def assert_(condition: Any, message: Callable[[], Any] | None = None) -> Any:
 
 
 def warn(message: Any, category: Any = None, stacklevel: int = 1, source: Any = None) -> None:
-    """``warnings.warn`` in staged code: at run time, when the program takes this path, with eager's
-    category, message and location (so filters and once-per-location behave as eager)."""
-    if not current().staged and not any_traced(message):
-        # two frames of ours above the user's: this one and the operator's (runtime.Operators.warn)
-        warnings.warn(message, category, stacklevel=stacklevel + 2, source=source)
-        return
-    if not output_staged():  # a condition of the path traced again: staged where it was evaluated
+    """``warnings.warn`` in converted code: with eager's category, message and location (so filters and
+    once-per-location behave as eager); in staged code at run time, when the program takes this path,
+    and a warning that the filters make an error is raised as a failing check's exception is."""
+    staged = bool(current().staged) or any_traced(message)
+    if staged and not output_staged():  # a condition of the path traced again: staged where it was evaluated
         return
     if isinstance(message, Warning):
         category = type(message)
     category = UserWarning if category is None else category
     frame = _user_frame(stacklevel)
-    where = frame.f_globals if frame is not None else sys.modules["__main__"].__dict__
+    warn_there = _warns_from(frame)
+    if not staged:
+        warn_there(message, category, source)
+        return
+    if stacklevel > 1 and frame is not None and frame.f_code not in CONVERTED_CODES:
+        raise _names_callers_line(stacklevel)
+    raise_on_host = host_raiser(caller_location())
+
+    def emit(state: Any) -> None:
+        text = rebuilt(message, state) if isinstance(message, Warning) else state
+        try:
+            warn_there(text, category, source)
+        except Warning as error:  # a filter "error": eager raises it at the `warnings.warn`
+            raise_on_host(error)
+
+    state = state_of(message) if isinstance(message, Warning) else message
+    at_run_time(state, emit, when=jnp.asarray(path_predicate()))
+
+
+def _warns_from(frame: types.FrameType | None) -> Callable[[Any, Any, Any], None]:
+    """``warnings.warn`` as called from ``frame`` (the one its stacklevel names; ``None``: past the
+    stack's end), whose file, line and module Python names, taken now (the frame runs on)."""
+    where = frame.f_globals if frame is not None else sys.__dict__
     filename, line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("sys", 1)
 
-    def emit(text: Any) -> None:
+    def warn_there(message: Any, category: Any, source: Any) -> None:
         registry = where.setdefault("__warningregistry__", {})
-        warnings.warn_explicit(text, category, filename, line, where.get("__name__", "<string>"), registry, where)
+        warnings.warn_explicit(message, category, filename, line, where.get("__name__", "sys"), registry, where, source)
 
-    at_run_time(message, emit, when=jnp.asarray(path_predicate()))
+    return warn_there
+
+
+def _names_callers_line(stacklevel: int) -> ConversionError:
+    return ConversionError(
+        f"warnings.warn(..., stacklevel={stacklevel}) in staged code names a line outside the converted "
+        "code: a caller of the compiled function, whose program is reused by calls from any line, so "
+        "the line a warning names when the program runs is not known while tracing",
+        caller_location(),
+        "Return whether to warn and warn in the caller, outside the compiled function "
+        "(`x, slow = f(x)`, then `if slow: warnings.warn(...)`), or pass a stacklevel that stays "
+        "inside the converted functions.",
+    )
 
 
 @jax.tree_util.register_pytree_node_class
@@ -185,17 +218,21 @@ def ld(value: Any) -> Any:
 
 
 def _user_frame(stacklevel: int) -> types.FrameType | None:
-    """The frame ``warnings.warn(..., stacklevel)`` names: the user's line that called it (a generated
-    helper has the user's file and lines), then the user's callers, skipping our frames and JAX's."""
+    """The frame ``warnings.warn(..., stacklevel)`` names, skipping our frames and JAX's. One level of
+    eager's stack is one user function: its frame and the generated helpers (``_ag_...``: a branch, a
+    loop body) that run its code inside it, whose innermost frame holds the line being run. So a
+    helper's frames count as one level, not as the helper's level and its caller's."""
     frame: types.FrameType | None = sys._getframe(1)
+    innermost_of_level: types.FrameType | None = None
     remaining = stacklevel
     while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        ours = module.split(".")[0] in ("autograph_lite", "jax", "jaxlib")
-        if not ours and (remaining == stacklevel or not frame.f_code.co_name.startswith("_ag_")):
-            remaining -= 1
-            if remaining == 0:
-                return frame
+        if frame.f_globals.get("__name__", "").split(".")[0] not in ("autograph_lite", "jax", "jaxlib"):
+            innermost_of_level = innermost_of_level or frame
+            if not frame.f_code.co_name.startswith(PREFIX):  # the user function itself: its level ends
+                remaining -= 1
+                if remaining == 0:
+                    return innermost_of_level
+                innermost_of_level = None
         frame = frame.f_back
     return None
 

@@ -74,12 +74,62 @@ def stage_exception(predicate: Any, template: BaseException, location: Location 
     regions = cleanups.around_check(location)
 
     def fail(state: tuple[tuple[Any, ...], dict[str, Any]]) -> None:
-        exception = _remembered(_rebuilt(template, *state), location, raising_here)
+        exception = _remembered(rebuilt(template, state), location, raising_here)
         for region in regions:  # what eager's `finally` blocks and `__exit__`s print on the way out
             region.replay()
         exec(raising_here, {"exception": exception})  # raises from code compiled at the user's line
 
-    at_run_time((template.args, dict(vars(template))), fail, when=jnp.logical_and(path_predicate(), predicate))
+    at_run_time(state_of(template), fail, when=jnp.logical_and(path_predicate(), predicate))
+
+
+def host_raiser(location: Location | None) -> Callable[[BaseException], None]:
+    """For a callback that may raise an exception of eager's on the host (a warning that the warnings
+    filters make an error): raise it as a failing check is raised, so that ``autograph_lite.jit``
+    raises it itself and JAX does not log it. Made while tracing; ``location``: the user's line."""
+    raising_here = _raise_at(location)
+    count_staged()
+
+    def raise_(exception: BaseException) -> None:
+        exception = exception.with_traceback(None)  # raised afresh at the user's line, as a check is
+        exec(raising_here, {"exception": _remembered(exception, location, raising_here)})
+
+    return raise_
+
+
+def state_of(exception: BaseException) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """What travels to the host to make ``exception`` again there (:func:`rebuilt`): its args and
+    attributes, which may hold traced values and deferred text; an exception among its args travels as
+    :class:`_ExceptionParts`, so that its own deferred text is formatted there too."""
+    args = tuple(_ExceptionParts(argument) if isinstance(argument, BaseException) else argument
+                 for argument in exception.args)
+    return args, dict(vars(exception))
+
+
+def rebuilt(template: BaseException, state: tuple[tuple[Any, ...], dict[str, Any]]) -> BaseException:
+    """On the host: ``template`` made again from its :func:`state_of`, its values filled in."""
+    args, attributes = state
+    args = tuple(argument.rebuilt() if isinstance(argument, _ExceptionParts) else argument for argument in args)
+    return _rebuilt(template, args, attributes)
+
+
+@jax.tree_util.register_pytree_node_class
+class _ExceptionParts:
+    """An exception among another's args on its way to the host (``RuntimeError(ValueError(f"{x}"))``):
+    a pytree of its :func:`state_of`, so that its traced values are filled in and its text formatted."""
+
+    def __init__(self, template: BaseException, state: tuple[tuple[Any, ...], dict[str, Any]] | None = None) -> None:
+        self.template = template
+        self.state = state_of(template) if state is None else state
+
+    def tree_flatten(self) -> tuple[tuple[Any, ...], BaseException]:
+        return (self.state,), self.template
+
+    @classmethod
+    def tree_unflatten(cls, template: BaseException, children: tuple[Any, ...]) -> _ExceptionParts:
+        return cls(template, children[0])
+
+    def rebuilt(self) -> BaseException:
+        return rebuilt(self.template, self.state)
 
 
 def raised_as_eager_would(error: Exception) -> bool:
