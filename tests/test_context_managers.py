@@ -7,6 +7,8 @@ first on the first call (before the function's staged prints) and never on a cac
 from __future__ import annotations
 
 import contextlib
+import io
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -127,9 +129,70 @@ def test_a_manager_without_exit_raises_pythons_type_error():
 def library_managers(x):
     with jax.named_scope("outer"), contextlib.suppress(KeyError):
         x = x * 2
+        {}["missing"]
     return x
 
 
 def test_library_managers_are_entered_as_written():
-    assert "_ag.context(" not in autograph_lite.to_source(library_managers)
+    """Handed to ``_ag.context`` (which watches for a swap of ``sys.stdout``), they still run as written:
+    ``suppress`` suppresses."""
     assert_same(autograph_lite.jit(library_managers)(F32(2.0)), library_managers(F32(2.0)))
+
+
+def quiet(x):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print("noisy", x)
+        if x > 0:
+            print("pos")
+    return x, len(buf.getvalue())
+
+
+def test_a_staged_print_inside_a_redirection_of_the_function_is_a_located_error(capsys):
+    """The redirection was entered and left while tracing: the prints came out on the real stdout when
+    the program ran, and the captured text was empty (0 where eager returns 14 and prints nothing)."""
+    assert quiet(F32(1.5))[1] == 14 and capsys.readouterr().out == ""
+    with pytest.raises(autograph_lite.ConversionError, match=r"sys.stdout, which the `with` at .*:\d+ swapped") as raised:
+        autograph_lite.jit(quiet)(F32(1.5))
+    assert raised.value.location.lineno == quiet.__code__.co_firstlineno + 3
+    jax.effects_barrier()
+    assert capsys.readouterr().out == ""
+    assert autograph_lite.convert(quiet)(1.5) == (1.5, 14)  # no trace: Python's print, into the buffer
+
+
+def loud(x):
+    print("noisy", x)
+    if x > 0:
+        print("pos")
+    return x
+
+
+def test_the_fix_of_a_redirection_inside_the_function_captures_eager_text():
+    captured = {}
+    for name, function in (("eager", loud), ("converted", autograph_lite.jit(loud))):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            function(F32(1.5))
+            jax.effects_barrier()
+        captured[name] = buf.getvalue()
+    assert captured["converted"] == captured["eager"] == "noisy 1.5\npos\n"
+
+
+def prints_to_the_redirected_stream(x, buf):
+    with contextlib.redirect_stdout(buf):
+        if x > 0:
+            print("pos", x, file=sys.stdout)  # the stream the manager swapped in: buf
+    return x
+
+
+def test_a_print_naming_the_redirected_stream_writes_to_it(capsys):
+    """It wrote to the sys.stdout current when the program ran, the real one."""
+    captured = {}
+    for name, function in (("eager", prints_to_the_redirected_stream),
+                           ("converted", autograph_lite.jit(prints_to_the_redirected_stream, static_argnums=1))):
+        buf = io.StringIO()
+        function(F32(1.5), buf)
+        jax.effects_barrier()
+        captured[name] = buf.getvalue()
+    assert captured["converted"] == captured["eager"] == "pos 1.5\n"
+    assert capsys.readouterr().out == ""

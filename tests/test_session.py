@@ -25,7 +25,7 @@ from autograph_lite.runtime import appends, report, session
 XS = jnp.arange(1.0, 4.0)
 EMPTY: dict[str, Any] = {"staged": [], "iterated_arrays": [], "recorder": None, "trial_decisions": None,
                          "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "callback_watchers": [], "handlers": [], "cleanups": [],
-                         "call_depths": {}, "python_numbers": {}}
+                         "redirected": [], "call_depths": {}, "python_numbers": {}}
 seen: list[dict[str, Any]] = []
 # The int() / float() values of earlier tests' traces that something outside the session still holds
 # (JAX's own tracing state may keep a finished trace's tracers alive): not this test's to check.

@@ -117,12 +117,11 @@ class _Calls(ExpressionTransformer):
 
     def visit_withitem(self, node: gast.withitem) -> gast.withitem:
         """``with m:`` -> ``with _ag.context(m):``, which runs ``m.__enter__`` / ``__exit__`` converted where
-        they are the user's (Python calls them implicitly); a manager that a library call left as
-        written makes (``with jax.named_scope("s"):``) stays as it is."""
+        they are the user's (Python calls them implicitly), and watches a library's manager (one that a
+        library call left as written makes too: ``with contextlib.redirect_stdout(buf):``) for a swap of
+        ``sys.stdout`` that staged prints in its body would escape."""
         self.generic_visit(node)
-        manager = node.context_expr
-        if not (isinstance(manager, gast.Call) and nodes.runtime_operator(manager.func) is None):
-            node.context_expr = nodes.runtime_call("context", [manager], manager.lineno)
+        node.context_expr = nodes.runtime_call("context", [node.context_expr], node.context_expr.lineno)
         return node
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:

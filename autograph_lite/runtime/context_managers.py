@@ -19,7 +19,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from . import cleanups
+from . import cleanups, redirected_streams
 from .attribute_loads import class_attribute, users_function
 
 
@@ -30,7 +30,7 @@ def managed(manager: Any, call: Callable[..., Any]) -> Any:
     if not (isinstance(enter, types.FunctionType) and isinstance(exit_, types.FunctionType)):
         return manager  # missing (Python raises), or a descriptor of its own (read as written)
     if users_function(enter) is None and users_function(exit_) is None:
-        return manager
+        return redirected_streams.Watched(manager)  # a library's: as written, watching sys.stdout / stderr
     return _Converted(manager, enter, exit_, call)
 
 

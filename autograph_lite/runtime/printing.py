@@ -20,7 +20,6 @@ from __future__ import annotations
 import builtins
 import itertools
 import string
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,7 +29,7 @@ import numpy as np
 from jax import lax
 
 from ..errors import ConversionError
-from . import cleanups, python_numbers
+from . import cleanups, python_numbers, redirected_streams
 from .locations import caller_location
 from .paths import callback_staged, output_staged, print_condition
 from .values import any_traced, inside_a_trace, is_traced
@@ -113,7 +112,6 @@ class PercentText(DeferredText):
             raise _no_text_yet(self.template, use)
         values = tuple(_realized(value) for value in self.values)
         return self.template % (values[0] if self.single else values)
-
 
 
 def _as_format(text: DeferredText) -> DeferredText:
@@ -293,7 +291,7 @@ def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush:
         values.append(value)
     template.append(after[0])
     values.extend(after[1])
-    _write_at_run_time(format_string("".join(template), *values), _stream(file), flush)
+    _write_at_run_time(format_string("".join(template), *values), redirected_streams.print_stream(file), flush)
 
 
 def _separator(name: str, separator: Any, default: str) -> tuple[str, tuple[Any, ...]]:
@@ -305,17 +303,6 @@ def _separator(name: str, separator: Any, default: str) -> tuple[str, tuple[Any,
     if isinstance(separator, DeferredText):
         return "{!s}", (separator,)
     raise TypeError(f"{name} must be None or a string, not {type(separator).__name__}")
-
-
-def _stream(file: Any) -> Callable[[], Any]:
-    """The file to write to, looked up at run time: ``sys.stdout`` is the one of the moment of the
-    call (a later call of a cached program may run under another redirection), as eager ``print``
-    would see it; so is ``sys.stderr`` when it was the ``file``. Any other file is the object given."""
-    if file is None or file is sys.stdout:
-        return lambda: sys.stdout
-    if file is sys.stderr:
-        return lambda: sys.stderr
-    return lambda: file
 
 
 def _write_at_run_time(text: Any, stream: Callable[[], Any], flush: bool) -> None:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..errors import Location
     from .appends import Staged
     from .calls import Calls
     from .cleanups import Cleanup
@@ -97,6 +98,10 @@ class TraceSession:
     cleanups: list[Cleanup] = dataclasses.field(default_factory=list)
     """The ``try`` bodies with a ``finally`` and the ``with`` bodies of converted managers being traced,
     with their cleanups, innermost last (:mod:`.cleanups`): a check staged inside one shows what they print."""
+
+    redirected: list[tuple[str, Location | None]] = dataclasses.field(default_factory=list)
+    """Per stream (``"stdout"`` / ``"stderr"``) that a library manager's ``__enter__`` swapped while
+    its ``with`` body is traced, the ``with``'s line (:mod:`.redirected_streams`)."""
 
     call_depths: dict[tuple[Calls, types.CodeType], int] = dataclasses.field(default_factory=dict)
     """How many calls of each converted function are running now, per dispatcher (:mod:`.calls`):
