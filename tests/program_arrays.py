@@ -17,11 +17,17 @@ so ``jit`` must refuse it with the documented error (docs/semantics.md, "Argumen
 aliases"). ``f`` itself reads a buffer only through a copy (``a.copy()``, see
 ``Expressions.variable``), so that its own reads stay plain. Buffers hold floats, whose bounds guard
 against nothing (only int32 can overflow), so updates do not track them.
+
+Some helpers exercise what NumPy's in-place store computes beyond ``a[k] = v``: an augmented store
+through an index array with repeats (one update per distinct index), an augmented store into an int
+copy (the result cast back to int32: ``c[k] /= 2`` truncates), and a store past the end (NumPy's
+``IndexError``, which the converted program must raise too: :func:`is_store_past_end`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from hypothesis import strategies as st
 from program_model import CLIP, Block, E, Scope, Var
@@ -44,6 +50,17 @@ HELPERS = {
     "bump_either": "def bump_either(a, k, x):\n    b = a if x > 0.0 else a\n    b[k] = b[k] + x\n    return a",
     "bump_boxed": "def bump_boxed(a, k, x):\n    box = [a]\n    b = box[0]\n    b[k] = b[k] + x\n    return a",
     "bump_each": "def bump_each(a, k, x):\n    for b in (a, a[::-1]):\n        b[k] = b[k] + x\n    return a",
+    # NumPy's augmented store through an index array is one update per distinct index, not one per repeat
+    "bump_picked": "def bump_picked(a, k, x):\n    a[np.array([k, k, 0])] += x\n    return a",
+    "scale_picked": "def scale_picked(a, k, x):\n    a[np.array([0, k, k])] *= x\n    return a",
+    # NumPy's store casts the result back to the array's dtype: the quotient and the root are truncated
+    "halve_int": ("def halve_int(a, k, x):\n    c = a.clip(0, 1000).astype(np.int32)\n    c[k] /= 2\n"
+                  "    c[k] **= 0.5\n    a[k] = c[k] + x\n    return a"),
+    # the same on a copy of its own, read back: the caller's buffer is untouched, so jit runs it
+    "halved_int": ("def halved_int(a, k, x):\n    c = a.clip(0, 1000).astype(np.int32)\n    c[k] /= 2\n"
+                   "    c[k] **= 0.5\n    return a[k] + c[k].astype(np.float32)"),
+    # a store past the end raises NumPy's IndexError (for k > 0), after the stores before it
+    "fill_past": "def fill_past(a, k, x):\n    for j in range(len(a) + k):\n        a[j] = x\n    return a",
 }
 VIEW_HELPERS = ("bump_view", "bump_view_returned", "halve_rows", "swap_ends", "bump_pair", "bump_either",
                 "bump_boxed", "bump_each")
@@ -51,6 +68,14 @@ UNARY = frozenset({"halve_all", "halve_rows", "swap_ends"})  # helpers of the bu
 # helpers that return their argument, called as `buffer = helper(buffer, ...)`
 RETURNING = ("bump_returned", "bump_view_returned", "halve_rows", "swap_ends", "bump_pair", "bump_either",
              "bump_boxed", "bump_each")
+NUMPY_HELPERS = frozenset({"bump_picked", "scale_picked", "halve_int", "fill_past"})  # (they return the buffer)
+PAST_END = re.compile(r"index -?\d+ is out of bounds for axis \d+ with size \d+")
+
+
+def is_store_past_end(error: BaseException) -> bool:
+    """Whether ``error`` is NumPy's for an index past the end (``fill_past``): the converted program
+    must raise it too."""
+    return type(error) is IndexError and PAST_END.fullmatch(str(error)) is not None
 
 
 class ArrayHelpers:
@@ -86,15 +111,27 @@ class ArrayHelpers:
     def helper_call(self, helper: str, buffer: str, scope: Scope) -> str:
         """``helper(buffer, k, x)``: the helper's definition goes into the module."""
         self.used.add("array_helpers")
+        if helper in NUMPY_HELPERS or helper == "halved_int":
+            self.module_parts.setdefault("numpy", "import numpy as np")
         self.module_parts[helper] = HELPERS[helper]
         if helper in UNARY:
             return f"{helper}({buffer})"
         step = self.small(self.floated(self.expr("f", scope, self.draw(st.integers(0, 1))), "f"), STEP)
         return f"{helper}({buffer}, {self.draw(st.integers(-1, self.length - 1))}, {step.text})"
 
+    def returning_only(self) -> bool:
+        """Whether this program's helpers all return the buffer they update, drawn once per program:
+        ``jit`` refuses an update the caller cannot see, which ends the check of a program before
+        the stores of its other helpers are compared."""
+        if not hasattr(self, "_returning_only"):
+            self._returning_only = self.draw(st.booleans())
+        return self._returning_only
+
     def extra_leaves(self, t: str, scope: Scope) -> list:
         options = super().extra_leaves(t, scope)
-        if self.has("array_helpers") and self.buffers(scope):
+        if self.has("array_helpers") and self.buffers(scope) and t == "f":
+            options.append(lambda: E(self.helper_call("halved_int", self.buffer(scope), scope), CLIP + 32, True))
+        if self.has("array_helpers") and self.buffers(scope) and not self.returning_only():
             if t == "f":
                 options.append(lambda: E(self.helper_call("bump_read", self.buffer(scope), scope), CLIP + STEP, True))
             if t == "vf":
@@ -103,9 +140,13 @@ class ArrayHelpers:
 
     def stmt_helper_update(self, scope: Scope, ctx) -> Block:
         """A helper that updates a buffer in place, called for its effect (or rebinding the buffer)."""
-        helper, buffer = self.pick([*RETURNING, "bump", "halve_all", "bump_view"]), self.buffer(scope)
+        helpers = ["bump_returned", *sorted(NUMPY_HELPERS)]  # helpers whose update jit can run
+        if not self.returning_only():
+            helpers += [*RETURNING[1:], "bump", "halve_all", "bump_view"]
+        helper, buffer = self.pick(helpers), self.buffer(scope)
         call = self.helper_call(helper, buffer, scope)
-        return Block([f"{buffer} = {call}" if helper in RETURNING else call], scope)
+        returned = helper in RETURNING or helper in NUMPY_HELPERS  # (the caller rebinds: jit can run it)
+        return Block([f"{buffer} = {call}" if returned else call], scope)
 
     def stmt_view_update(self, scope: Scope, ctx) -> Block:
         """A helper that stores through a view or a second name of a buffer, then the buffer's sum added

@@ -51,6 +51,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from program_arrays import is_store_past_end
 from program_constructs import Constructs, analyse
 from program_dtypes import Kind, dtype_difference, kinds
 from program_grad import MODE as GRAD_MODE
@@ -186,9 +187,9 @@ def _call(fn: Callable, args: tuple, out: io.StringIO) -> Any:
 
 
 def raised_at_run_time(error: BaseException) -> bool:
-    """Whether eager's ``error`` is one the converted program must raise too, where it runs: a generated
-    ``raise`` / ``assert``'s, or ``int()``'s of a NaN or an infinity (program_mixed_dtypes.py)."""
-    return is_generated_check(error) or is_int_cast_error(error)
+    """Whether eager's ``error`` is one the converted program must raise too, where it runs: a generated check's,
+    ``int()``'s of a NaN or an infinity (program_mixed_dtypes.py), a store's past the end (program_arrays.py)."""
+    return is_generated_check(error) or is_int_cast_error(error) or is_store_past_end(error)
 
 
 def _references(fn: Callable, inputs: Sequence[tuple], numpy_inputs: bool) -> list[_Reference]:
@@ -280,8 +281,7 @@ def _has_hidden_effects(function: Callable) -> bool:
                           r"^        [A-Z]\w*\.\w+ \S?=|^        type\(self\)\.\w+ \S?=|^    h\.items\[0\] \S?=|^    kw\['rows'\] \S?=|^    rows\[0\]\[1\] \S?=|^    xs\[0\] \S?=|"
                           r"^    (heapq\.heappush|bisect\.insort|operator\.setitem|list\.append|np\.copyto|np\.add|np\.multiply)\(|"
                           r"^    \(TANK \+ 1\)\.clip\(|^    held\['r'\] \S?=|^    a\.xs \S?=|^    Pools\(r=BAG\)\['r'\] \S?=",
-                          Path(function.__code__.co_filename).read_text(),
-                          re.MULTILINE))
+                          Path(function.__code__.co_filename).read_text(), re.MULTILINE))
 
 
 def _has_finally(function: Callable) -> bool:
