@@ -137,8 +137,8 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
     """Whether tracing the rewritten ``function`` may stage a run-time check that its own code does not
     hold: a call of another function (a user function is converted when the call is traced, after
     ``autograph_lite.jit`` returned, and may raise under a traced condition), an index into a Python
-    list (out of range: ``IndexError``), a ``range`` whose step may be a traced zero, ``int()`` (of a
-    traced NaN, infinity or number past the int's range), ``int()`` / ``float()`` of a traced complex
+    list or a store into an array item (out of range: ``IndexError``), a ``range`` whose step may be a
+    traced zero, ``int()`` (of a traced NaN, infinity or number past the int's range), ``int()`` / ``float()`` of a traced complex
     in a staged branch (Python's TypeError, where eager runs it), a lazy operand of ``and`` / ``or`` (an error
     of Python's it raises after a traced operand). A builtin's name
     stands for the builtin unless ``defined_outside(name)`` (a global or a cell of that name) or the
@@ -149,8 +149,8 @@ def may_reach_check(function: gast.AST, defined_outside: Callable[[str], bool]) 
         _note_binding(node, bound)
         if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Attribute):
             continue
-        if nodes.runtime_operator(node.func) in ("getitem", "and_", "or_"):
-            return True  # an index past the end; a lazy operand's error (runtime.logic._evaluated_anyway)
+        if nodes.runtime_operator(node.func) in ("getitem", "setitem", "and_", "or_"):
+            return True  # an index past the end, read or stored; a lazy operand's error (logic._evaluated_anyway)
         callee, _ = nodes.users_call(node)
         if callee is not node.func:  # _ag.call(f, ...), or _ag.call_for_effect(effect, f, ...)
             if isinstance(callee, gast.Name):

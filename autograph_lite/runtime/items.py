@@ -1,4 +1,5 @@
-"""``x[i] = v`` and ``x[i] op= v`` on any container: ``.at[]`` updates for JAX arrays, in place otherwise.
+"""``x[i] = v`` and ``x[i] op= v`` on any container: NumPy's store as ``.at[]`` updates for JAX arrays
+(:mod:`.array_stores`), in place otherwise.
 
 A JAX array's update is a new array bound to ``x`` alone, and so is an update of the traced copy a
 staged loop body works on. Where the rewriter found that Python's in-place update would also be
@@ -11,28 +12,15 @@ an update raises a located error instead of being lost. So does an update of an 
 from __future__ import annotations
 
 import contextlib
-import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
 
 from ..errors import ConversionError
-from . import appends, effects, shared_memory
+from . import appends, array_stores, effects, shared_memory
 from .locations import caller_location
 from .session import TraceSession, current
-
-_AT_METHODS = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide", "**=": "power"}
-_BINARY = {
-    "+=": operator.add, "-=": operator.sub, "*=": operator.mul, "/=": operator.truediv,
-    "//=": operator.floordiv, "%=": operator.mod, "**=": operator.pow, "@=": operator.matmul,
-    "&=": operator.and_, "|=": operator.or_, "^=": operator.xor, "<<=": operator.lshift, ">>=": operator.rshift,
-}
-_IN_PLACE = {
-    "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv,
-    "//=": operator.ifloordiv, "%=": operator.imod, "**=": operator.ipow, "@=": operator.imatmul,
-    "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift, ">>=": operator.irshift,
-}
 
 
 @contextlib.contextmanager
@@ -67,12 +55,7 @@ def setitem(
         session = current()
         if session.iterated_arrays:
             _check_not_iterated(session, container)
-        where = container.at[index]
-        if augmented is None:
-            return where.set(value)
-        if augmented in _AT_METHODS:
-            return getattr(where, _AT_METHODS[augmented])(value)
-        return where.set(_BINARY[augmented](container[index], value))
+        return array_stores.store(container, index, value, augmented)
     effects.check_item_assignment(container)
     if augmented is None:
         container[index] = value
@@ -80,7 +63,7 @@ def setitem(
         item = container[index]
         if item_from_outside is not None:
             effects.check_in_place_operator(item, augmented, item_of=item_from_outside)
-        container[index] = _IN_PLACE[augmented](item, value)
+        container[index] = array_stores.IN_PLACE[augmented](item, value)
     return container
 
 
@@ -157,7 +140,7 @@ def augmented(current: Any, operand: Any, symbol: str) -> Any:
     """``current op= operand`` as Python computes it for an attribute or an item read once (``q.w +=
     v``): the in-place method where the value has one (a list's ``+=`` extends it where it is), else
     the operator."""
-    return _IN_PLACE[symbol](current, operand)
+    return array_stores.IN_PLACE[symbol](current, operand)
 
 
 def augment_item(container: Any, index: Any, operand_of: Callable[[], Any], symbol: str, text: str) -> None:

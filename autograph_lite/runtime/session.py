@@ -63,6 +63,11 @@ class TraceSession:
     """The traced values that ``int()`` / ``float()`` made, by id (:mod:`.python_numbers`): printed as
     the Python numbers they stand for. Held weakly: a trace's values leave with it."""
 
+    counter_bounds: dict[int, tuple[weakref.ref[Any], int, int]] = dataclasses.field(default_factory=dict)
+    """The staged loop counters of a concrete ``range`` (or ``enumerate``), by id, with the least and
+    the greatest value they take (:mod:`.array_stores`): an item store indexed by one within the
+    array's bounds needs no run-time check. Held weakly: a trace's values leave with it."""
+
     trial_decisions: dict[Hashable, tuple[str, bool | None]] | None = None
     """The static-loop trial decisions made during the outermost ``for`` statement (the reason, and
     whether a loop with an exit masks it), by key (:mod:`.static_loop_policy`); ``None`` outside any

@@ -44,6 +44,7 @@ from .carry_errors import Site
 from .iteration import Enumerate, Reversed, Zip, as_python_int, python_int_counter
 from .kept_containers import Fate, run_recording, shared_update, stale_read
 from .locations import location_of
+from .loop_counters import counter
 from .narrow_numbers import cast_loses_value, shown
 from .raises import PathRaises
 from .session import current
@@ -81,8 +82,8 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         start, step = iterable.start, iterable.step
         ints = (iterable[0], iterable[-1], step) if iterable else ()
         if step == 1:
-            return StaticSequence(len(iterable), None, lambda k, _: k, True, False, start, ints)
-        return StaticSequence(len(iterable), None, lambda k, _: start + k * step, True, False, 0, ints)
+            return StaticSequence(len(iterable), None, lambda k, _: counter(k, iterable), True, False, start, ints)
+        return StaticSequence(len(iterable), None, lambda k, _: counter(start + k * step, iterable), True, False, 0, ints)
     if isinstance(iterable, jax.Array) and iterable.ndim >= 1:
         return StaticSequence(iterable.shape[0], iterable, lambda _, x: x, False, is_traced(iterable))
     if isinstance(iterable, Reversed) and isinstance(iterable.sequence, (range, jax.Array)):
@@ -94,7 +95,9 @@ def static_sequence(iterable: Any) -> StaticSequence | None:
         start = iterable.start
 
         def enumerated_item(k: Any, x: Any) -> tuple[Any, Any]:
-            count = k if isinstance(start, int) and start == 0 else as_python_int(start + k)
+            if not isinstance(start, int):
+                return as_python_int(start + k), inner.item_counted_from_zero(k, x)
+            count = counter(k if start == 0 else as_python_int(start + k), range(start, start + inner.length))
             return count, inner.item_counted_from_zero(k, x)
 
         counts = (start, start + inner.length - 1) if isinstance(start, int) else ()
