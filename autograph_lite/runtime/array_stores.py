@@ -70,11 +70,9 @@ def _at_method_is_numpy(array: jax.Array, parts: tuple[Any, ...], value: Any, au
     not an int array's quotient)."""
     if array.dtype == np.bool_ or not all(_is_basic(part) for part in parts):
         return False
-    operand = value
-    if isinstance(value, jax.Array):
-        operand = jax.ShapeDtypeStruct(value.shape, value.dtype, weak_type=jax.typeof(value).weak_type)
-    result = jax.eval_shape(BINARY[augmented], jax.ShapeDtypeStruct((), array.dtype), operand)
-    return bool(result.dtype == array.dtype)
+    if augmented == "/=" and not jnp.issubdtype(array.dtype, jnp.inexact):
+        return False  # a true quotient of ints is a float
+    return bool(jnp.result_type(array.dtype, value) == array.dtype)  # (a Python number, weakly typed)
 
 
 def _is_basic(part: Any) -> bool:
@@ -111,12 +109,18 @@ def _numpy_errors(array: jax.Array, index: Any, value: Any, augmented: str | Non
                 np.zeros((1,), array.dtype)[0] = stand_in
         return
     parts = index if isinstance(index, tuple) else (index,)
-    if len(parts) == array.ndim and all(_is_position(part) for part in parts):
-        item = np.zeros((), array.dtype)[()]
-    else:
-        item = np.zeros(jax.eval_shape(lambda: array[index]).shape, array.dtype)  # (traces no equation)
     with np.errstate(all="ignore"):
-        IN_PLACE[augmented](item, stand_in)
+        IN_PLACE[augmented](_item_stand_in(array, parts), stand_in)
+
+
+def _item_stand_in(array: jax.Array, parts: tuple[Any, ...]) -> Any:
+    """Zeros standing for ``array[index]`` as NumPy reads it: a NumPy scalar where every axis gets an
+    integer, else a (writable) array of the item's shape, found by NumPy's indexing of a stand-in of
+    the array with each traced part made zeros (no equation is traced)."""
+    if len(parts) == array.ndim and all(_is_position(part) for part in parts):
+        return np.zeros((), array.dtype)[()]
+    concrete = tuple(np.zeros(part.shape, part.dtype) if is_traced(part) else part for part in parts)
+    return np.zeros(np.broadcast_to(np.zeros((), array.dtype), array.shape)[concrete].shape, array.dtype)
 
 
 def _stand_in(value: Any) -> Any:
