@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from program_model import MAX_DEPTH, VECTORS, Block, Ctx, Scope, Var, indent
+from program_model import CLIP, MAX_DEPTH, VECTORS, Block, Ctx, Scope, Var, indent
 
 # What a generated handler catches: nothing a generated statement raises, or the IndexError of an index
 # past a list's end.
@@ -117,15 +117,20 @@ class WithTry:
         return dataclasses.replace(rest, lines=refusal.lines + rest.lines)
 
     def guarded_lookup(self, scope: Scope) -> Block:
-        """``if c: v = TABLE[2] ... else: v = e``, the table two long: the first branch raises
-        ``IndexError`` wherever eager Python takes it, for the handler around it (a traced ``if`` traces
+        """``if c: v = TABLE[2] ... else: v = e``, the table two long (or a NumPy table indexed by a
+        float, ``TABLE[e]``): the first branch raises ``IndexError`` wherever eager Python takes it, for the handler around it (a traced ``if`` traces
         it whatever ``c`` is, and its error must not reach the handler then)."""
         self.used.add("indexing")
         floats = [v.name for v in scope.defined.values() if v.kind == "local" and v.type == "f"]
         name = self.pick(floats) if floats else self.fresh("v")  # a variable read later, where one is at hand
-        table = self.module_constant("TABLE", "(1.5, -2.0)")
+        if self.chance(50):  # a NumPy table indexed by a float: NumPy's IndexError for any value
+            self.module_parts.setdefault("numpy", "import numpy as np")
+            table = self.module_constant("TABLE", "np.array([1.5, -2.0])")
+            lookup = f"{table}[{self.small(self.floated(self.expr('f', scope), 'f'), CLIP).text}]"
+        else:
+            lookup = f"{self.module_constant('TABLE', '(1.5, -2.0)')}[2]"
         other = self.clip(self.floated(self.expr("f", scope), "f"), self.clip_above)
-        lines = [f"if {self.condition(scope).text}:", f"    {name} = {table}[2] * 1.0", "else:", f"    {name} = {other.text}"]
+        lines = [f"if {self.condition(scope).text}:", f"    {name} = {lookup} * 1.0", "else:", f"    {name} = {other.text}"]
         after = scope.copy()
         after.define(Var(name, "f", max(other.bound, 2.0, scope.defined[name].bound if name in floats else 0.0)))
         return Block(lines, after)
