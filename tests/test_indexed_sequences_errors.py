@@ -127,6 +127,39 @@ def test_a_numpy_array_indexed_by_a_traced_value_is_a_located_error():
     assert autograph_lite.jit(numpy_lookup, static_argnums=0)(1) == 2.0
 
 
+def numpy_lookup_truncated(a):
+    return jnp.asarray(NUMPY_TABLE)[a.astype(int)]
+
+
+def test_a_numpy_array_indexed_by_a_traced_float_raises_numpys_index_error():
+    """Eager NumPy refuses a float index with an IndexError: a TypeError (the refusal of a traced int
+    index above) would escape an `except IndexError` and point at a fix for another index."""
+    with pytest.raises(IndexError) as eager:
+        numpy_lookup(F32(1.0))
+    with pytest.raises(IndexError) as converted:
+        autograph_lite.jit(numpy_lookup)(F32(1.0))
+    assert type(converted.value) is IndexError
+    assert str(converted.value) == str(eager.value)
+    note = converted.value.__notes__[0]
+    assert where(numpy_lookup, "return NUMPY_TABLE[a]") in note
+    assert "jnp.asarray(table)[i.astype(int)]" in note
+    # the fix the note gives works, truncating as int() of the float does
+    assert autograph_lite.jit(numpy_lookup_truncated)(F32(1.7)) == NUMPY_TABLE[int(F32(1.7))]
+
+
+def numpy_lookup_or_default(a):
+    try:
+        v = NUMPY_TABLE[a]
+    except IndexError:
+        v = -1.0
+    return v
+
+
+def test_a_handler_of_index_error_catches_a_numpy_tables_float_index():
+    assert numpy_lookup_or_default(F32(1.0)) == -1.0
+    assert autograph_lite.jit(numpy_lookup_or_default)(F32(1.0)) == -1.0
+
+
 def test_functions_whose_results_differ_are_a_located_error():
     error = _staging_error(different_results, F32(1.0), I32(0))
     assert str(error.location) == where(different_results, "return [lambda p")

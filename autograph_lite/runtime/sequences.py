@@ -7,7 +7,8 @@ is the plain subscript, at the cost of one call at trace time. With a traced ind
 sequence, the item is chosen at run time:
 
 - the index must be a 0-d integer array, as JAX's ``__index__`` demands of a concrete one (eager
-  raises the same ``TypeError`` for a float or bool index);
+  raises the same ``TypeError`` for a float or bool index; NumPy's ``IndexError`` for a NumPy array's
+  float index, which eager NumPy refuses before asking for an int);
 - numbers, arrays, or pytrees of one structure with such leaves are stacked leaf by leaf and the
   stack is indexed. A Python number is weakly typed as JAX treats the scalar it stands for, so
   ``x_bf16 + TORQUES[a]`` stays bf16; ints mixed with floats give a float, as a traced
@@ -47,6 +48,8 @@ from .values import Split, is_traced
 _SEQUENCE_LOOKUPS = frozenset({list.__getitem__, tuple.__getitem__, range.__getitem__, str.__getitem__,
                                bytes.__getitem__, np.ndarray.__getitem__})
 _INDEX_ERROR = "Only integer scalar arrays can be converted to a scalar index."  # JAX's, for eager
+_NUMPY_INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+                      "boolean arrays are valid indices")
 _ITEM = ("<item>",)
 _CONCRETE_FIX = "or index with a concrete value (a Python int, or an argument made static with static_argnames)"
 
@@ -65,6 +68,11 @@ def make_getitem(call: Call) -> Callable[[Any, Any], Any]:
 
 
 def _traced_item(items: Sequence[Any], index: Any, call: Call) -> Any:
+    if isinstance(items, np.ndarray) and not jnp.issubdtype(index.dtype, jnp.integer) and index.dtype != jnp.bool_:
+        error = IndexError(_NUMPY_INDEX_ERROR)  # NumPy's, eager's for a float index: before it asks for an int
+        error.add_note(f"(a NumPy array indexed by a traced {index.dtype} at {caller_location()}: index a JAX "
+                       "array with an integer, jnp.asarray(table)[i.astype(int)], whose int truncates as int(i) does)")
+        raise error
     if isinstance(items, np.ndarray):
         raise StagingTypeError(
             "a NumPy array indexed by a traced value: NumPy asks the index for a Python int, which a traced "
