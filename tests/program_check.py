@@ -271,12 +271,12 @@ def _run(function: Callable, reference: _Reference, constructs: Constructs, mode
 
 
 def _has_hidden_effects(function: Callable) -> bool:
-    """Whether the program's module calls ``next`` (or ``sum`` / ``list`` of a held iterator, program_iterators.py)
-    or draws from a NumPy Generator, or a helper of it stores into an item of a module-level container or an attribute of a module-level object, applies
+    """Whether the program's module calls ``next`` (or ``sum`` / ``list`` of a held iterator or generator expression:
+    program_iterators.py, program_closures.py) or draws from a NumPy Generator, or a helper of it stores into an item of a module-level container or an attribute of a module-level object, applies
     ``+=`` to a list or NumPy array it was given (or holds through a local alias), calls a library function
     that mutates a module-level container, or a property setter of the program's logs (program_helper_effects.py),
     or an ``__init__`` bumps a log or a class attribute (program_init_effects.py)."""
-    return bool(re.search(r"\bnext\(|\b(sum|list)\(it\d+|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.count \S?=|^    [A-Z_]+\.\w+ \S?=|^    [A-Z_]+\[.*\]\.\w+ \S?=|"
+    return bool(re.search(r"\bnext\(|\b(sum|list)\((it|gen)\d+|\brng\.\w+\(|^    [A-Z_]+\[.*\] \S?=|^        self\.count \S?=|^    [A-Z_]+\.\w+ \S?=|^    [A-Z_]+\[.*\]\.\w+ \S?=|"
                           r"^    del [A-Z_]+\[|^    setattr\([A-Z_]+,|^    xs \+= |^    tank \+= |^ {8,}[A-Z_]+\[.*\] \S?=|"
                           r"^        [A-Z]\w*\.\w+ \S?=|^        type\(self\)\.\w+ \S?=|^    h\.items\[0\] \S?=|^    kw\['rows'\] \S?=|^    rows\[0\]\[1\] \S?=|^    xs\[0\] \S?=|"
                           r"^    (heapq\.heappush|bisect\.insort|operator\.setitem|list\.append|np\.copyto|np\.add|np\.multiply)\(|"

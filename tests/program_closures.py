@@ -10,8 +10,12 @@ variables to staged branch and loop bodies as values breaks exactly these reader
 - ``closures``: a lambda or nested ``def`` reading variables that later statements may reassign,
   defined before the control flow or inside a branch or loop body (then called only there), called
   in expressions; and a list of lambdas built in a static loop, called after it.
+  A closure may also be a method: an instance of a class defined in ``f`` whose ``__call__`` reads
+  them. And a generator expression reads its elements' variables when it is drawn: one is made
+  before an ``if`` or a loop (maybe drawn once with ``next`` there), and summed after it.
 - ``nonlocal``: a nested ``def`` that adds to a counter of ``f`` (``nonlocal c; c += 1; return c``),
   called as a statement and in expressions.
+- ``frame_reads``: a local read through ``locals()`` / ``vars()`` / ``eval()`` (a located refusal).
 
 Bounds: a closure sees its variables' values at the call, which may exceed their bounds at the
 definition, so its body is drawn as if every assignable variable were as large as :data:`LATE` (the
@@ -24,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 
 from hypothesis import strategies as st
-from program_model import AUG_BUDGET, GUARD, MAX_DEPTH, NUMERIC, SCALARS, VECTORS, Block, E, Scope, Var
+from program_model import AUG_BUDGET, CLIP, GUARD, MAX_DEPTH, NUMERIC, SCALARS, VECTORS, Block, E, Scope, Var
 
 LATE = GUARD // 64  # the magnitude a closure's body assumes of a variable that may be reassigned later
 STEP = 100  # what one `x = x + g()` in a loop may add: an augmented assignment's share of AUG_BUDGET
@@ -46,6 +50,10 @@ class Closures:
             kinds.append("closure")
             if ctx.depth < MAX_DEPTH and self.budget > 0:
                 kinds.append("closure_list")
+            if not ctx.depth and self.budget > 0:  # drawn after the next statement, at the top level
+                kinds += ["late_generator"] * 4
+        if self.has("frame_reads") and self.frame_readable(scope):
+            kinds += ["frame_read"] * 2
         if self.has("nonlocal"):
             kinds.append("writer")
             if self.defined_of(scope, "fw:i"):
@@ -63,7 +71,8 @@ class Closures:
                 for t in OPERANDS[var.type] for function in self.callables(scope, t)]
 
     def prelude_kinds(self) -> list[str]:
-        return super().prelude_kinds() + (["closure"] if self.has("closures") else []) + (
+        late = ["late_generator"] if self.has("closures") and self.chance(40) else []
+        return super().prelude_kinds() + (["closure"] if self.has("closures") else []) + late + (
             ["writer"] if self.has("nonlocal") else [])
 
     def extra_leaves(self, t: str, scope: Scope) -> list:
@@ -78,14 +87,15 @@ class Closures:
                     f"{var.name}[{self.pick(['-1', '0'])}]()", var.bound, t in ("f", "vf"))))
         return options
 
-    def closure_body(self, t: str, scope: Scope) -> E:
+    def closure_body(self, t: str, scope: Scope, late_percent: int = 80) -> E:
         """An expression of type ``t`` that is still bounded when the variables it reads have grown;
-        mostly one that reads a variable a later statement may reassign (late binding matters)."""
+        mostly (``late_percent``) one that reads a variable a later statement may reassign (late binding
+        matters)."""
         late = Scope({name: dataclasses.replace(var, bound=max(var.bound, LATE)) if var.kind in _REASSIGNABLE else var
                       for name, var in scope.defined.items()}, {})
         body = self.expr(t, late, self.draw(st.integers(0, 2)))
         reassignable = [var for var in late.defined.values() if var.kind in _REASSIGNABLE and var.type in OPERANDS[t]]
-        if reassignable and self.chance(80):
+        if reassignable and self.chance(late_percent):
             read = self.variable(late, self.pick(reassignable))
             read, body = self.fit([read, body], lambda a, b: a + b)
             text = f"({read.text} {self.pick(['+', '-'])} {body.text})"
@@ -93,11 +103,16 @@ class Closures:
         return self.clip(self.floated(body, t))
 
     def stmt_closure(self, scope: Scope, ctx) -> Block:
-        """``g = lambda: <expr>`` or ``def g(): return <expr>``."""
+        """``g = lambda: <expr>``, ``def g(): return <expr>`` or an instance of a local class whose
+        ``__call__`` returns it."""
         name, t = self.fresh("g"), self.pick(self.closure_types())
         body = self.closure_body(t, scope)
-        if self.draw(st.booleans()):
+        kind = self.pick(["def", "lambda", "class"])
+        if kind == "def":
             lines = [f"def {name}():", f"    return {body.text}"]
+        elif kind == "class":
+            lines = [f"class {name.upper()}:", "    def __call__(self):", f"        return {body.text}",
+                     f"{name} = {name.upper()}()"]
         else:
             lines = [f"{name} = lambda: {body.text}"]
         scope = scope.copy()
@@ -152,3 +167,67 @@ class Closures:
         """A writer called for its effect only."""
         self.used.add("nonlocal")
         return Block([f"{self.pick(self.defined_of(scope, 'fw:i')).name}()"], scope)
+
+    def stmt_late_generator(self, scope: Scope, ctx) -> Block:
+        """``gen = (<expr> for w in <source>)``, maybe ``first = next(gen)``, then an ``if`` that reassigns
+        what ``<expr>`` reads (or any ``if`` or loop), then ``s = s + sum(gen)``: Python evaluates each
+        element when it is drawn, with the variables' bindings then (the source where it stands)."""
+        gen, item = self.fresh("gen"), self.fresh("w")
+        vectors = [v for v in self.visible(scope, ("vf",)) if v.name in scope.defined]
+        if vectors and self.chance(40):
+            vector = self.pick(vectors)
+            source, count, item_bound = self.use(scope, vector), self.length, vector.bound
+        else:
+            source, count, item_bound = self.pick([("(1.0, 2.0)", 2, 2.0), ("[0.5, -1.5, 3.0]", 3, 3.0)])
+        inside = scope.copy()
+        inside.define(Var(item, "f", item_bound, "target"))
+        late = [v for v in scope.defined.values() if v.kind == "local" and v.type in SCALARS]
+        element = self.closure_body("f", inside, late_percent=0 if late else 100)
+        if late:
+            read = self.pick(late)
+            element = self.clip(E(f"({read.name} + {element.text})", LATE + element.bound, element.flt))
+        lines = [f"{gen} = ({element.text} for {item} in {source})"]
+        drawn = "0"
+        if self.chance(30):
+            drawn = self.fresh("d")
+            lines.append(f"{drawn} = next({gen})")
+        control = self.rebinding(scope, ctx, read) if late and self.draw(st.booleans()) else \
+            self.statement(scope, ctx, control_only=True)
+        lines += control.lines
+        if control.exits:
+            return Block(lines, control.scope, True, control.returns)
+        line, after = self.drawn_into_state(control.scope, gen, drawn, (count + 1) * element.bound)
+        return Block(lines + [line], after)
+
+    def rebinding(self, scope: Scope, ctx, var: Var) -> Block:
+        """``if <condition>: <var> = <expr>``."""
+        line, new = self.assignment(var.name, var.type, scope, ctx, fresh=False)
+        after = scope.copy()
+        after.define(dataclasses.replace(var, bound=max(var.bound, new.bound), weak=var.weak and new.weak))
+        return Block([f"if {self.condition(scope).text}:", f"    {line}"], after)
+
+    def drawn_into_state(self, scope: Scope, gen: str, drawn: str, bound: float) -> tuple[str, Scope]:
+        """``s = jnp.clip(s + sum(gen) + first, ...)`` of a float state variable, so that what the elements
+        saw shows in the result (else a new variable)."""
+        after = scope.copy()
+        state = [v for v in after.defined.values() if v.kind == "local" and v.type == "f" and v.name.startswith("s")]
+        if state:
+            target = self.pick(state)
+            after.define(dataclasses.replace(target, bound=CLIP, weak=False))
+            return f"{target.name} = jnp.clip({target.name} + sum({gen}) + {drawn}, -{CLIP}, {CLIP})", after
+        total = self.fresh("r")
+        after.define(Var(total, "f", bound))
+        return f"{total} = sum({gen}) + {drawn}", after
+
+    def frame_readable(self, scope: Scope) -> list[Var]:
+        """The variables a ``locals()`` read may name: numbers assigned on every path."""
+        return [v for v in scope.defined.values() if v.kind == "local" and v.type in SCALARS]
+
+    def stmt_frame_read(self, scope: Scope, ctx) -> Block:
+        """``r = locals()['s0']``, ``vars()['s0']`` or ``eval('s0')``: a read the converter cannot see."""
+        self.used.add("frame_reads")
+        var, name = self.returned_first(self.frame_readable(scope)), self.fresh("r")
+        read = self.pick([f"locals()['{var.name}']", f"vars()['{var.name}']", f"eval('{var.name}')"])
+        after = scope.copy()
+        after.define(Var(name, var.type, var.bound, weak=var.weak))
+        return Block([f"{name} = {read}"], after)

@@ -45,7 +45,9 @@ FEATURES: dict[str, str] = {
     "where a name may be deleted (as maybe_undefined_use; a `del` in a branch or loop is refused)",
     # Effects the converter got silently wrong (issue #13): program_closures.py, program_containers.py,
     # program_arrays.py, program_printing.py, program_pytrees.py.
-    "closures": "lambdas / nested defs reading variables reassigned later; lambdas appended in a loop",
+    "closures": "lambdas / nested defs / local classes' methods reading variables reassigned later; lambdas "
+    "appended in a loop; a generator expression drawn after an if or a loop that may reassign what it reads",
+    "frame_reads": "locals()[name] / vars()[name] / eval(name) reads of locals, refused (program_closures.py)",
     "nonlocal": "nested defs that add to a nonlocal counter, called as statements and in expressions",
     "containers": "list / dict / set methods that mutate, used as values (total += xs.pop() ...)",
     "array_helpers": "module-level helpers updating float arrays in place (checked on NumPy inputs)",
@@ -89,7 +91,7 @@ EFFECT_FEATURES = frozenset({"aliases", "closures", "nonlocal", "containers", "a
 OFF_BY_DEFAULT = frozenset({"any_all", "break_continue", "loop_else", "return_in_loop", "minmax_builtins", "special_floats",
                             "maybe_undefined_use", "del", "with_try", "indexing",
                             "match", "raises", "switch", "jax_refusals", "iterators", "transform_arguments",
-                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "aliases", "vmap", "grad"}) | EFFECT_FEATURES
+                            "stacked_lists", "big_ints", "mixed_dtypes", "narrow_dtypes", "carry_edges", "aliases", "vmap", "grad", "frame_reads"}) | EFFECT_FEATURES
 DEFAULT_FEATURES = frozenset(FEATURES) - OFF_BY_DEFAULT
 
 
