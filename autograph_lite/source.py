@@ -24,8 +24,9 @@ from .gast_translation import to_gast
 # Indented source (a method, a nested def) is parsed inside this one-line header, so that the text is
 # never dedented by hand: dedenting can change the value of a multi-line string literal.
 _INDENT_HEADER = "if True:\n"
-# The names of the code objects of comprehensions and generator expressions.
-_COMPREHENSION_CODE_NAMES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+# The names of the code objects of list, set and dict comprehensions, which run where they stand (a
+# generator expression's code may run later, when it is drawn: it counts as nested code).
+_COMPREHENSION_CODE_NAMES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>"})
 # A string prefix holding f (f"", rf'', Fr""): where the text has none, the function has no f-string.
 # An f-string prefix, or a string literal's end followed by `%` (`"loss %.3f" % x`).
 _FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]|['\"]\s*%")
@@ -41,8 +42,8 @@ class ParsedFunction:
     is_generator: bool = False
     # Whether the source text has `:=` anywhere (in a string, maybe): without it, no walrus.
     may_have_walrus: bool = True
-    # Whether the compiled function holds the code of a def or lambda (maybe inside a comprehension's):
-    # without it, no nested def or lambda.
+    # Whether the compiled function holds the code of a def, lambda, class or generator expression (maybe
+    # inside a comprehension's): without it, no nested def or lambda, and no code that runs later.
     may_nest: bool = True
     # Whether the source text has a string prefix with f, or a string literal's end before `%` (in a comment,
     # maybe): without either, no f-string and no %-formatting of a literal.
@@ -134,9 +135,10 @@ def _refuse_another_definition(node: gast.FunctionDef, fn: types.FunctionType, f
 
 
 def _holds_functions(code: types.CodeType) -> bool:
-    """Whether ``code`` holds the code of a def, lambda or class, directly or inside a comprehension's
-    (which Python may compile as a function of its own). A comprehension alone is no nested scope to
-    rewrite or closure to keep cells for: the walks looking for those are spared."""
+    """Whether ``code`` holds the code of a def, lambda, class or generator expression, directly or
+    inside a comprehension's (which Python may compile as a function of its own). A list, set or dict
+    comprehension alone is no nested scope to rewrite and reads no cell later: the walks looking for
+    those are spared."""
     return any(
         isinstance(constant, types.CodeType)
         and (constant.co_name not in _COMPREHENSION_CODE_NAMES or _holds_functions(constant))

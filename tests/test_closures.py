@@ -227,3 +227,84 @@ def test_lambdas_appended_in_a_loop_over_rows_run_as_python_and_bind_late():
         assert [float(v) for v in wrap(lambdas_made_over_rows)(xs)] == [4.0, 4.0, 4.0]
     with pytest.raises(autograph_lite.ConversionError, match="cannot return as a per-iteration output"):
         autograph_lite.jit(lambdas_made_over_rows, static_loops="stage")(xs)
+
+
+WEIGHTS = (1.0, 2.0)
+
+
+def generator_over_branch(x):
+    scale = 1.0
+    terms = (w * scale for w in WEIGHTS)  # drawn by sum(), after the `if`: it sees scale = 10.0
+    if x > 0:
+        scale = 10.0
+    return sum(terms)
+
+
+def generator_drawn_partly_before_a_loop(x, n):
+    scale = x
+    terms = (w * scale for w in (1.0, 2.0, 3.0))
+    first = next(terms)
+    i = 0
+    while i < n:  # traced n: a lax.while_loop; its body assigns scale without reading it
+        i += 1
+        scale = x * i
+    return first + sum(terms)
+
+
+def generator_over_a_dict_rebound(x):
+    cfg = {"k": 1.0}
+    terms = (w * cfg["k"] for w in WEIGHTS)
+    if x > 0:
+        cfg = {"k": 5.0}
+    return sum(terms)
+
+
+@pytest.mark.parametrize("function", [generator_over_branch, generator_over_a_dict_rebound])
+@pytest.mark.parametrize("x", [1.5, -1.5])
+def test_generator_expression_drawn_after_a_branch_sees_its_bindings(function, x):
+    assert function(x) == autograph_lite.convert(function)(x)  # Python numbers: every statement stays Python
+    assert_equivalent(function, F32(x))
+    assert primitives(autograph_lite.convert(function), F32(x)) & STAGED_CHOICE
+
+
+def test_generator_expression_drawn_after_a_staged_loop_sees_its_last_bindings():
+    assert generator_drawn_partly_before_a_loop(1.5, 3) == 1.5 + 4.5 * 5
+    assert autograph_lite.convert(generator_drawn_partly_before_a_loop)(1.5, 3) == 1.5 + 4.5 * 5
+    assert_equivalent(generator_drawn_partly_before_a_loop, F32(1.5), I32(3))
+    assert "while" in primitives(autograph_lite.convert(generator_drawn_partly_before_a_loop), F32(1.5), I32(3))
+
+
+def local_class_method_over_branch(x):
+    scale = 1.0
+
+    class Lin:
+        def __call__(self, v):
+            return v * scale
+
+    f = Lin()
+    if x > 0:
+        scale = 10.0
+    return f(x)
+
+
+@pytest.mark.parametrize("x", [1.5, -1.5])
+def test_method_of_a_local_class_sees_the_value_a_branch_assigned(x):
+    assert autograph_lite.convert(local_class_method_over_branch)(x) == local_class_method_over_branch(x)
+    assert_equivalent(local_class_method_over_branch, F32(x))
+    assert primitives(autograph_lite.convert(local_class_method_over_branch), F32(x)) & STAGED_CHOICE
+
+
+def test_cell_names_count_what_runs_later_only():
+    function = _parsed(
+        "def f(a, b, c, d, e, k):\n"
+        "    held = (x * a for x in b if x > c)\n"
+        "    total = sum(x * d for x in e)\n"
+        "    class K:\n"
+        "        size = k\n"
+        "        def get(self):\n"
+        "            return e\n"
+    )
+    local_names = frozenset({"a", "b", "c", "d", "e", "k", "held", "total", "K"})
+    # held's element and condition run when it is drawn; its source b where it stands. sum() draws
+    # its generator at once (d is read there); the class body runs where it stands (k), its method later (e).
+    assert cell_names(function, local_names) == {"a", "c", "e"}
