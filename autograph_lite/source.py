@@ -30,6 +30,8 @@ _COMPREHENSION_CODE_NAMES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>"})
 # A string prefix holding f (f"", rf'', Fr""): where the text has none, the function has no f-string.
 # An f-string prefix, or a string literal's end followed by `%` (`"loss %.3f" % x`).
 _FORMATTED_STRING = re.compile(r"(?<![\w.])[rRbB]?[fF][rRbB]?['\"]|['\"]\s*%")
+# A call of a builtin that reads the calling function's locals by name (passes/validate.py refuses it).
+_FRAME_READ = re.compile(r"\b(locals|vars|eval|exec)\s*\(")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,6 +50,9 @@ class ParsedFunction:
     # Whether the source text has a string prefix with f, or a string literal's end before `%` (in a comment,
     # maybe): without either, no f-string and no %-formatting of a literal.
     may_format: bool = True
+    # Whether the source text has `locals(`, `vars(`, `eval(` or `exec(` (in a comment, maybe): without
+    # them, no read of the function's locals by name.
+    may_read_frame: bool = True
 
     def location(self, node: gast.AST) -> Location:
         return Location(self.filename, getattr(node, "lineno", 1))
@@ -98,6 +103,7 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
         may_have_walrus=":=" in text,
         may_nest=_holds_functions(code),
         may_format=_FORMATTED_STRING.search(text) is not None,
+        may_read_frame=_FRAME_READ.search(text) is not None,
     )
     if isinstance(node, gast.AsyncFunctionDef):
         raise UnsupportedSyntaxError(

@@ -33,6 +33,7 @@ class Constructs:
     in_place: frozenset[str] = frozenset()  # arrays helpers update in place: names they store into, arguments
     numpy_inputs: bool = False  # a helper stores into a subscript: the reference needs NumPy arrays
     deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while / match of f unbinds
+    reads_the_frame: bool = False  # f's own code calls locals() / vars() / eval() / exec() (refused)
 
 
 def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Constructs:
@@ -55,7 +56,17 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
         in_place=frozenset(in_place),
         numpy_inputs=bool(helpers),
         deleted_in_control_flow=frozenset() if main is None else _deleted_in_control_flow(main),
+        reads_the_frame=main is not None and _reads_the_frame(main),
     )
+
+
+def _reads_the_frame(function: ast.FunctionDef) -> bool:
+    """Whether ``function``'s own code (not a nested function's) reads its locals through the frame:
+    ``locals()``, ``vars()``, ``eval(text)`` or ``exec(text)``, which the converter refuses."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id in ("locals", "vars", "eval", "exec") and len(node.args) < 2
+               and not any(isinstance(outer, _NESTED) for outer in ancestors)
+               for node, ancestors in _nodes(function, []))
 
 
 def _deleted_in_control_flow(function: ast.FunctionDef) -> frozenset[str]:

@@ -197,6 +197,11 @@ DOCUMENTED_LIMITATIONS = {
     "`del` of a name inside a branch or loop": Limitation(autograph_lite.UnsupportedSyntaxError, re.compile(
         r"`del (?P<names>\w+(, \w+)*)` (inside a branch or loop|after a statement that may `return` early) "
         r"cannot be converted"), _deleted_in_control_flow),
+    # A read of the function's locals through its frame misses what a helper assigned (docs/errors.md).
+    "locals() / vars() / eval() / exec() in a converted function": Limitation(
+        autograph_lite.UnsupportedSyntaxError, re.compile(
+            r"`(locals|vars|eval|exec)\(\.*\)` reads the function's local variables by their names"),
+        lambda match, constructs, mode: constructs.reads_the_frame),
     # A helper decorated with @jax.custom_jvp (program_transforms.py) keeps its function unconverted
     # (docs/errors.md, "A wrapper that cannot be rebuilt"); eager runs it on concrete values.
     "traced `if` in a function inside a jax.custom_jvp wrapper": Limitation(autograph_lite.ConversionError, re.compile(

@@ -57,6 +57,7 @@ ENTRIES = {
     "del_in_branch": (autograph_lite.UnsupportedSyntaxError, (F32(1.0),)),
     "global_write_in_loop": (autograph_lite.UnsupportedSyntaxError, (F32(1.0),)),
     "nonlocal_write_in_branch": (autograph_lite.UnsupportedSyntaxError, (F32(1.0),)),
+    "locals_read_after_branch": (autograph_lite.UnsupportedSyntaxError, (F32(1.0),)),
     "effect_call_in_traced_if": (autograph_lite.ConversionError, (F32(1.0),)),
     "vector_predicate_if": (autograph_lite.TracedPredicateError, (XS,)),
     "vector_predicate_while": (autograph_lite.TracedPredicateError, (XS,)),

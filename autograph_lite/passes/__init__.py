@@ -121,15 +121,15 @@ PASS_ORDER: tuple[tuple[Pass, str], ...] = (
 def rewrite(parsed: ParsedFunction, leave_call_as_is: Callable[[tuple[str, ...]], bool]) -> gast.AST:
     """Rewrite the parsed function (and the functions nested in it) in place; return its node.
 
-    The ``is_generator`` and ``may_nest`` flags come from the compiled code, ``may_have_walrus`` and
-    ``may_format`` from the source text: they spare walks over every expression looking for a
-    ``yield``, a nested function, a walrus or an f-string. A nested scope's text is part of its
-    parent's: it inherits the last two.
+    The ``is_generator`` and ``may_nest`` flags come from the compiled code, ``may_have_walrus``,
+    ``may_format`` and ``may_read_frame`` from the source text: they spare walks over every expression
+    looking for a ``yield``, a nested function, a walrus, an f-string or a ``locals()``. A nested
+    scope's text is part of its parent's: it inherits the last three.
     """
     facts = scope_facts(
         parsed.node, names=NameScanner(may_have_walrus=parsed.may_have_walrus), locate=parsed.location,
         leave_call_as_is=leave_call_as_is, is_generator=parsed.is_generator, may_nest=parsed.may_nest,
-        may_format=parsed.may_format,
+        may_format=parsed.may_format, may_read_frame=parsed.may_read_frame,
     )
     _rewrite_scope(parsed.node, facts, parsed.may_nest)
     return parsed.node
@@ -156,6 +156,7 @@ def _rewrite_nested(node: gast.AST, outer: ScopeFacts) -> None:
     facts = scope_facts(
         node, names=outer.names, locate=outer.locate, leave_call_as_is=outer.leave_call_as_is,
         enclosing_names=outer.local_names, may_format=outer.may_format,
+        may_read_frame=outer.may_read_frame,
     )
     _rewrite_scope(node, facts, may_nest=True)
 

@@ -53,6 +53,8 @@ class ScopeFacts:
     is_generator: bool
     # Whether the source text may hold an f-string: without one, the f-string pass is skipped.
     may_format: bool
+    # Whether the source text may call locals / vars / eval / exec: without, validate's search is skipped.
+    may_read_frame: bool
     # Found by the passes, in this order:
     # names that may start as zeros where unassigned, since every read follows an assignment;
     placeholders: frozenset[str] = _NO_PLACEHOLDERS
@@ -100,6 +102,7 @@ def scope_facts(
     is_generator: bool = False,
     may_nest: bool = True,
     may_format: bool = True,
+    may_read_frame: bool = True,
 ) -> ScopeFacts:
     """The facts of ``scope`` before any pass runs, found on the tree as the user wrote it.
 
@@ -109,11 +112,12 @@ def scope_facts(
     parameters = frozenset(parameter_names(scope.args))
     cells = cell_names(scope, parameters | assigned, names) if may_nest else frozenset()
     # ``ScopeFacts(...)`` with its defaults, its instance dict set at once: the frozen dataclass's own
-    # ``__init__`` sets each of its twelve fields through ``object.__setattr__``.
+    # ``__init__`` sets each of its thirteen fields through ``object.__setattr__``.
     facts = object.__new__(ScopeFacts)
     facts.__dict__.update(
         names=names, locate=locate, leave_call_as_is=leave_call_as_is, parameters=parameters, assigned=assigned,
         enclosing_names=enclosing_names, cells=cells, is_generator=is_generator, may_format=may_format,
+        may_read_frame=may_read_frame,
         placeholders=_NO_PLACEHOLDERS, stop_tests=_NOTHING, info=_NOTHING,
     )
     return facts

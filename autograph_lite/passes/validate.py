@@ -7,10 +7,15 @@ from collections.abc import Callable
 import gast
 
 from ..analysis import NameScanner, declared_outer
-from ..analysis.blocks import child_statements, contains
+from ..analysis.blocks import child_nodes, child_statements, contains
 from ..dispatch import DispatchByClass
 from ..errors import Location, UnsupportedSyntaxError
 from .facts import ScopeFacts
+
+# Builtins that read the calling function's locals by their names: the most positional arguments with
+# which they still do (eval / exec given a namespace of their own read that instead).
+_FRAME_READERS = {"locals": 0, "vars": 0, "eval": 1, "exec": 1}
+_OWN_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -22,6 +27,8 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     so the scanner remembers what each statement writes (enclosing statements ask again).
     """
     body = _own_body(function)
+    if facts.may_read_frame:
+        _refuse_frame_reads(body, facts)
     checker = _Checker(facts.locate, declared_outer(body), facts.is_generator, facts.names.remembering())
     for statement in body:
         checker.visit(statement)
@@ -32,6 +39,49 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
 
 def _own_body(function: gast.AST) -> list[gast.AST]:
     return function.body if isinstance(function.body, list) else [function.body]
+
+
+def _refuse_frame_reads(body: list[gast.AST], facts: ScopeFacts) -> None:
+    """Refuse the first ``locals()``, ``vars()``, ``eval(text)`` or ``exec(text)`` of the scope's own code.
+
+    They read the function's locals by their names, which no analysis sees: a name assigned in a
+    branch or loop and read only through them stays in the helper that assigned it (``locals()['a']``
+    gave the value from before the loop), inside a helper they see the helper's locals (a KeyError),
+    and anywhere they would show the converter's own names. Nested scopes are checked on their own.
+    """
+    found = []
+    pending = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, gast.Call) and _reads_the_frame(node, facts.local_names):
+            found.append(node)
+        if not isinstance(node, _OWN_SCOPES):
+            pending.extend(child_nodes(node))
+    if found:
+        call = min(found, key=lambda node: (node.lineno, node.col_offset))
+        name = call.func.id
+        written = f"{name}()" if name in ("locals", "vars") else f"{name}(...)"
+        hint = ("Write the values out by name instead: an f-string (f\"scale={scale}\") or a dict "
+                "({\"scale\": scale}) in place of locals()." if name in ("locals", "vars") else
+                f"Write the expression as code (x * scale), or give {name} the names it needs in a dict of its "
+                f"own: {name}(text, {{\"scale\": scale}}).")
+        raise UnsupportedSyntaxError(
+            f"`{written}` reads the function's local variables by their names, which a converted function "
+            "cannot give: its `if`, `for` and `while` statements run in generated helper functions, which "
+            "pass on only the variables that the code reads by name, and whose locals are not the function's",
+            facts.locate(call), hint,
+        )
+
+
+def _reads_the_frame(call: gast.Call, local_names: frozenset[str]) -> bool:
+    """``locals()``, ``vars()``, ``eval(text)``, ``exec(text)``: a builtin (no local of that name) that
+    reads the caller's locals, given no namespace of its own (or arguments unpacked, which may give none)."""
+    if not isinstance(call.func, gast.Name) or call.func.id not in _FRAME_READERS or call.func.id in local_names:
+        return False
+    if any(isinstance(a, gast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return True
+    namespaces = len(call.args) + sum(keyword.arg in ("globals", "locals") for keyword in call.keywords)
+    return namespaces <= _FRAME_READERS[call.func.id]
 
 
 class _Checker(DispatchByClass, gast.NodeVisitor):

@@ -374,3 +374,10 @@ def clamp_rows_through_loop_views(g):
         if row[0] < 0:
             row[0] = 0  # error: 'row' is updated in place, but it may share memory with 'g'
     return g
+
+
+def locals_read_after_branch(x):
+    scale = 1.0
+    if x > 0:
+        scale = 10.0
+    return x * locals()["scale"]  # error: `locals()` reads the function's local variables by their names
