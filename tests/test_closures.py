@@ -296,15 +296,16 @@ def test_method_of_a_local_class_sees_the_value_a_branch_assigned(x):
 
 def test_cell_names_count_what_runs_later_only():
     function = _parsed(
-        "def f(a, b, c, d, e, k):\n"
+        "def f(a, b, c, d, e, k, j):\n"
         "    held = (x * a for x in b if x > c)\n"
         "    total = sum(x * d for x in e)\n"
+        "    label = ', '.join(str(x + j) for x in e)\n"
         "    class K:\n"
         "        size = k\n"
         "        def get(self):\n"
         "            return e\n"
     )
-    local_names = frozenset({"a", "b", "c", "d", "e", "k", "held", "total", "K"})
-    # held's element and condition run when it is drawn; its source b where it stands. sum() draws
-    # its generator at once (d is read there); the class body runs where it stands (k), its method later (e).
+    local_names = frozenset({"a", "b", "c", "d", "e", "k", "j", "held", "total", "label", "K"})
+    # held's element and condition run when it is drawn; its source b where it stands. sum() and join
+    # draw theirs at once (d, j are read there); the class body runs where it stands (k), its method later (e).
     assert cell_names(function, local_names) == {"a", "c", "e"}

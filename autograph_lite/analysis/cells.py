@@ -11,8 +11,8 @@ through the cell.
 List, set and dict comprehensions are not counted: they run where they stand, so a parameter holds
 the value they must see. Neither are a generator expression's first iterable (evaluated where the
 expression stands) and a class body's own statements (run where the class is defined). A generator
-expression drawn at once by the builtin it is given to (``sum(x * s for x in xs)``) runs where it
-stands too; one held (``terms = (...)``) or drawn by any other callee may run later.
+expression drawn at once by the builtin it is given to (``sum(x * s for x in xs)``) or by a string's
+``join`` runs where it stands too; one held (``terms = (...)``) or given to any other callee may run later.
 """
 
 from __future__ import annotations
@@ -64,10 +64,15 @@ def _nested_scopes(function: gast.AST, local_names: frozenset[str]) -> Iterator[
 
 
 def _draws_at_once(call: gast.Call, local_names: frozenset[str]) -> bool:
-    """``sum(x * s for x in xs)``: a generator expression given to a builtin that draws it before it
-    returns (not one of the function's own names, which may be anything)."""
-    return (isinstance(call.func, gast.Name) and call.func.id in _DRAWN_AT_ONCE and call.func.id not in local_names
-            and bool(call.args) and isinstance(call.args[0], gast.GeneratorExp))
+    """``sum(x * s for x in xs)``, ``", ".join(...)``: a generator expression given to a builtin (not
+    one of the function's own names, which may be anything) or a string's ``join``, which draw it
+    before they return."""
+    if not (call.args and isinstance(call.args[0], gast.GeneratorExp)):
+        return False
+    callee = call.func
+    if isinstance(callee, gast.Attribute):
+        return callee.attr == "join" and isinstance(callee.value, gast.Constant) and isinstance(callee.value.value, str)
+    return isinstance(callee, gast.Name) and callee.id in _DRAWN_AT_ONCE and callee.id not in local_names
 
 
 def _drawn_names(generator: gast.GeneratorExp, names: NameScanner) -> set[str]:
