@@ -107,7 +107,9 @@ class Closures:
         ``__call__`` returns it."""
         name, t = self.fresh("g"), self.pick(self.closure_types())
         body = self.closure_body(t, scope)
-        kind = self.pick(["def", "lambda", "class"])
+        # (no class in a loop: a closure made in a staged loop and read by another one is a cell the loop
+        # carries, a Python value that differs in every iteration, refused for a lambda too)
+        kind = self.pick(["def", "lambda"] + ([] if ctx.loops else ["class"]))
         if kind == "def":
             lines = [f"def {name}():", f"    return {body.text}"]
         elif kind == "class":
