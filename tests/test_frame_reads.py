@@ -98,10 +98,20 @@ def evaluated_in_a_namespace(x):
     return x * eval("scale", {"scale": scale})
 
 
+def executed_in_a_namespace(x):
+    scale = 1.0
+    if x > 0:
+        scale = 7.0
+    namespace = {"scale": scale}
+    exec("y = scale * 2", namespace)
+    return x + namespace["y"]
+
+
 @pytest.mark.parametrize("x", [1.5, -1.5])
 def test_the_hinted_rewrites_compute_eagers_values(x, capsys):
     assert_equivalent(local_read_from_a_dict, F32(x))
     assert_equivalent(evaluated_in_a_namespace, F32(x))
+    assert_equivalent(executed_in_a_namespace, F32(x))
     formatted_by_name(F32(x))
     autograph_lite.convert(formatted_by_name)(F32(x))
     autograph_lite.jit(formatted_by_name)(F32(x))
