@@ -53,7 +53,7 @@ import jax.numpy as jnp
 import numpy as np
 from program_arrays import is_store_past_end
 from program_constructs import Constructs, analyse
-from program_dtypes import Kind, dtype_difference, kinds
+from program_dtypes import Kind, dtype_difference, kinds, rounded_int
 from program_grad import MODE as GRAD_MODE
 from program_grad import gradients, staged_gradient
 from program_limitations import DOCUMENTED_LIMITATIONS
@@ -127,7 +127,7 @@ def _same(actual: Any, expected: Any) -> str | None:
         assert_same(actual, expected)
     except AssertionError as error:
         return str(error)
-    return None
+    return rounded_int(actual, expected)  # the values' tolerance would hide an int rounded as a float
 
 
 @dataclasses.dataclass(frozen=True)

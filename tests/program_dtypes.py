@@ -25,6 +25,11 @@ documents the only other differences, which :func:`staged_kind_allowed` encodes:
 Anything else (an int32 that comes back as float32, a float that comes back as an int, a strongly
 typed value that comes back weakly typed) is a dtype mismatch: the value the caller computes with
 next would differ.
+
+An int that comes back as a float, where that is documented, must still be eager's int exactly
+(:func:`rounded_int`): the values' comparison allows float rounding, which would hide 16777216.0 for
+eager's Python int 16777217 (a staged choice of it beside a float, or a list of both indexed by a
+traced value).
 """
 
 from __future__ import annotations
@@ -113,4 +118,16 @@ def dtype_difference(actual: Any, eager_kinds: list[Kind | None], staged: bool) 
         allowed = staged_kind_allowed(got, eager) if staged else got == eager
         if not allowed:
             return DtypeDifference(index, got, eager, leaf)
+    return None
+
+
+def rounded_int(actual: Any, eager: Any) -> str | None:
+    """The first integer leaf of eager's that ``actual`` holds as a float of another value, described;
+    None if there is none (an int a float holds, such as ``2`` as ``2.0``, is eager's value)."""
+    for index, (got, want) in enumerate(zip(jax.tree_util.tree_leaves(actual), jax.tree_util.tree_leaves(eager))):
+        got_array, want_array = np.asarray(got), np.asarray(want)
+        if want_array.dtype.kind not in "iu" or got_array.dtype.kind != "f" or got_array.shape != want_array.shape:
+            continue
+        if not np.array_equal(got_array.astype(np.float64), want_array):
+            return f"leaf {index}: {got_array.tolist()!r} ({got_array.dtype.name}) where eager Python's int is {want_array.tolist()!r}"
     return None

@@ -286,7 +286,10 @@ class _Builder(Aliases, AnyAll, Iterators, LoopCarries, NarrowDtypes, InitEffect
         for t in self.ret_types:
             state = [v for v in scope.defined.values() if v.kind == "local" and v.type == t]
             state += [v for v in self.maybe_deleted(scope) if v.type == t]  # feature del: may raise
-            if state and not self.chance(30):
+            as_is = self.returned_as_is(t, scope)
+            if as_is is not None:
+                values.append(as_is)
+            elif state and not self.chance(30):
                 values.append(self.use(scope, self.pick(state)))
             else:
                 values.append(self.floated(self.expr(t, scope), t).text)

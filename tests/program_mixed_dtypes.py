@@ -132,6 +132,10 @@ class MixedDtypes:
             return self.condition_expr(scope, depth, pure=True)
         if t == "f" and self.chance(20):
             return E(self.pick(FLOAT_CONSTANTS), 3, True)
+        if t == "i" and self.has("big_ints") and self.chance(25):  # a Python int float32 does not hold
+            self.used.add("big_ints")
+            value = self.pick(BIG_INTS)
+            return E(str(value) if value >= 0 else f"({value})", abs(value), False)
         return self.small(self.expr(t, scope, depth), self.clip_above)
 
     def mixed_value(self, scope: Scope) -> E:
@@ -140,7 +144,9 @@ class MixedDtypes:
         self.used.add("mixed_dtypes")
         first, second = self.two_types()
         x, y = self.typed_operand(first, scope), self.typed_operand(second, scope)
-        kind = self.pick(["ternary", "or", "and", "max", "min"])
+        kind = self.pick(["ternary", "or", "and", "max", "min"] + (["table"] * 2 if self.has("indexing") else []))
+        if kind == "table":  # a Python list of ints and floats indexed by an int expression (program_indexing.py)
+            return self.mixed_table(scope)
         if kind in ("max", "min"):
             text = self.pick([f"{kind}({x.text}, {y.text})", f"{kind}([{x.text}, {y.text}])"])
         elif kind == "ternary":
@@ -152,6 +158,15 @@ class MixedDtypes:
     def weak_var(self, name: str, *values: E) -> Var:
         """The variable that holds one of ``values`` (of two dtypes): a float that may be no float."""
         return Var(name, "f", max(max(v.bound for v in values), 1), weak=True)
+
+    def returned_as_is(self, t: str, scope: Scope) -> str | None:
+        """Now and then a mixed value returned as it is for a float result, so that the value itself is
+        compared (a Python int past 2**24 that a float choice would round; a variable holding one is
+        mostly computed with further, or multiplied by 1.0 where a float is expected)."""
+        if not (t == "f" and self.has("mixed_dtypes") and self.chance(30)):
+            return None  # a state variable or an expression, as usual (program_generator.py)
+        self.used.add("mixed_dtypes")
+        return (self.mixed_table if self.has("indexing") and self.chance(50) else self.mixed_value)(scope).text
 
     def stmt_mixed_assign(self, scope: Scope, ctx) -> Block:
         name, value = self.fresh("v"), self.mixed_value(scope)
