@@ -187,6 +187,18 @@ DOCUMENTED_LIMITATIONS = {
         autograph_lite.StagingTypeError, re.compile(r"(max|min)\(\) returns one of its operands as it is, and here "
                                                     r"they are .*cannot hold every value of each"),
         _gives_two_dtypes),
+    # A Python int past 2**24 beside a float in a staged choice or loop carry, or in a list of ints and
+    # floats indexed by a traced value (program_indexing.py's mixed tables): float32 does not hold it.
+    "Python int that a staged float choice does not hold": Limitation(
+        autograph_lite.StagingTypeError, re.compile(r"\(a Python int's beside a float, as in eager arithmetic\)|"
+                                                    r"where eager Python keeps the int after zero iterations"),
+        _gives_two_dtypes),
+    "Python number that a list indexed by a traced value stacks in a dtype that does not hold it": Limitation(
+        autograph_lite.StagingTypeError, re.compile(r"indexed by a traced value holds .* among elements stacked as"),
+        _gives_two_dtypes),
+    "Python int past int32 in a list or range indexed by a traced value": Limitation(
+        autograph_lite.StagingTypeError, re.compile(r"indexed by a traced value holds the Python int -?\d+, which no "
+                                                    r"int\d+ holds"), _gives_two_dtypes),
     # A Python number beside a float16 / bfloat16 / (u)int8 / (u)int16 in a staged choice or loop carry takes
     # that dtype only where it holds the number (runtime/narrow_numbers.py); feature narrow_dtypes
     # (program_narrow_dtypes.py).

@@ -184,7 +184,8 @@ def test_a_traced_weak_value_beside_a_narrow_float_is_refused() -> None:
     (-10.0, F16, False), (65504.0, F16, False), (3, F16, False), (float("nan"), F16, False),
     (1e39, F16, False),  # inf as the float32 jit makes of it already (and no overflow warning: pyproject's filter)
     (257.0, jnp.bfloat16, True), (256.0, jnp.bfloat16, False), (0.5, jnp.bfloat16, False),
-    (70000.0, jnp.float32, False), (BIG_INT, jnp.float32, False),  # not narrower: the carry checks judge those
+    (70000.0, jnp.float32, False),  # not narrower: the carry checks judge those
+    (BIG_INT, jnp.float32, True), (BIG_INT - 1, jnp.float32, False),  # an int float32 does not hold: judged
     (np.float32(70000.0), F16, False),  # strongly typed: no Python number
 ])
 def test_cast_loses_value(value, dtype, loses: bool) -> None:

@@ -23,7 +23,7 @@ from .carry import Carried, CondAdjustment, bound, cond_adjustments
 from .carry_errors import Sides, Site
 from .kept_containers import Fate, copied, kept_in_place, refuse_stale_reads, run_recording
 from .locations import assigned_by_caller, location_of, presenting
-from .narrow_numbers import a_dtype, cast_loses_value, lossy_choice, shown
+from .narrow_numbers import Shown, a_dtype, cast_loses_value, lossy_choice, shown
 from .path_constants import constants_of, kept_where_constant
 from .paths import runs_when
 from .raises import PathRaises, python_errors_at_run_time
@@ -197,7 +197,7 @@ class _Traces:
     errors: dict[str, Exception] = dataclasses.field(default_factory=dict)  # a raising branch's error of Python's
     retried: bool = False
     # per branch: the first output whose cast to a narrower dtype may change it (index, value, dtype)
-    lossy: dict[str, tuple[int, tuple[str, str], Any]] = dataclasses.field(default_factory=dict)
+    lossy: dict[str, tuple[int, Shown, Any]] = dataclasses.field(default_factory=dict)
 
     def raising(self, key: str, error: Exception | None) -> list[Any]:
         """The outputs of a branch that raises at run time: zeros like the other branch's, if known."""

@@ -20,11 +20,18 @@ result of ``c and 0.5``, a loop index, a Python number carried through a staged 
 until the program runs, so it cannot be shown to fit and is refused too; writing the number as an
 array of the narrow dtype (``jnp.float16(0.5)``, ``jnp.uint8(3)``) chooses in that dtype as eager
 arithmetic would.
+
+A Python int beside a float follows the rule too, for float32 (float64 with 64-bit types on) as well:
+``16777217 if c else 0.5`` or ``y = 16777217`` beside ``y = x_f32`` would choose in float32, which
+holds no int past 2**24 (16777217 would be 16777216.0), where eager Python keeps the int. Such an
+int is judged where it is known while tracing; one computed while the program runs (a loop index,
+``int(x)``) is taken into the Python float's dtype unjudged (a documented limit: judging it would
+refuse every loop index beside a float, while only one past 2**24 rounds).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -62,20 +69,30 @@ def _narrows(weak: Any, dtype: Any) -> bool:
     return is_narrow_float(dtype) or bool(jnp.issubdtype(weak.dtype, jnp.integer) and jnp.issubdtype(dtype, jnp.integer))
 
 
+def _int_into_float(weak: Any, dtype: Any) -> bool:
+    """Whether a weakly typed value of abstract type ``weak`` is an int taking a float or complex dtype."""
+    return bool(jnp.issubdtype(weak.dtype, jnp.integer) and jnp.issubdtype(dtype, jnp.inexact))
+
+
 def cast_loses_value(value: Any, dtype: Any) -> bool:
     """Whether converting the weakly typed ``value`` to the narrower ``dtype`` may change it.
 
-    Only a weakly typed value taking a narrow float or (a weakly typed int) another integer dtype is
-    judged (any other conversion is the carry checks' business): one known while tracing loses its
-    value where that dtype does not hold the float32 / int32 that ``jit`` makes of it (a Python float
-    is float32 under ``jit`` anyway); a traced one may, as nothing bounds it.
+    Judged: a weakly typed value taking a narrow float or (a weakly typed int) another integer dtype
+    or any float dtype (any other conversion is the carry checks' business). One known while tracing
+    loses its value where that dtype does not hold the float32 / int32 that ``jit`` makes of it (a
+    Python float is float32 under ``jit`` anyway); a traced one may, as nothing bounds it, except an
+    int taking the Python float's dtype (the module's documented limit).
     """
     aval = jax.typeof(value)
-    if not (aval.weak_type and _narrows(aval, dtype)):
+    if not (aval.weak_type and (_narrows(aval, dtype) or _int_into_float(aval, dtype))):
         return False
     if is_traced(value):
-        return True
+        return _narrows(aval, dtype)
     as_staged, narrowed = _narrowed(value, dtype)
+    if as_staged.dtype.kind in "iu":  # compared as ints: float64 would round an int64 past 2**53 alike
+        with np.errstate(invalid="ignore"):
+            back = np.real(narrowed).astype(as_staged.dtype) if narrowed.dtype.kind in "fc" else narrowed
+        return not (np.array_equal(back, as_staged) and np.all(np.isfinite(narrowed)))
     return not np.array_equal(narrowed.astype(np.float64), as_staged.astype(np.float64), equal_nan=True)
 
 
@@ -86,16 +103,28 @@ def _narrowed(value: Any, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
         return as_staged, as_staged.astype(dtype)
 
 
-def shown(value: Any, dtype: Any) -> tuple[str, str]:
+class Shown(NamedTuple):
+    """A weakly typed value as an error names it (``what``), why a dtype may not hold it (``why``), and
+    whether it is an int beside a float as wide as a Python float's (told how to choose between them:
+    no fix that keeps both exists but float64)."""
+
+    what: str
+    why: str
+    int_beside_float: bool = False
+
+
+def shown(value: Any, dtype: Any) -> Shown:
     """A weakly typed value as an error names it, and why ``dtype`` may not hold it: the number and
     what it would become where it is known, else its type."""
     if is_traced(value):
-        return f"a {type_string(value)} computed while the program runs", "may not hold it (its value is known only then)"
+        return Shown(f"a {type_string(value)} computed while the program runs",
+                     "may not hold it (its value is known only then)")
     _, narrowed = _narrowed(value, dtype)
+    beside_float = _int_into_float(jax.typeof(value), dtype) and not is_narrow_float(dtype)
     if isinstance(value, (int, float)):
-        return f"the Python number {value!r}", f"does not hold it (it would be {narrowed.item()!r})"
-    return (f"the {type_string(value)} {np.asarray(value).tolist()!r}",
-            f"does not hold it (it would be {narrowed.tolist()!r})")
+        return Shown(f"the Python number {value!r}", f"does not hold it (it would be {narrowed.item()!r})", beside_float)
+    return Shown(f"the {type_string(value)} {np.asarray(value).tolist()!r}",
+                 f"does not hold it (it would be {narrowed.tolist()!r})", beside_float)
 
 
 def _wide(dtype: Any) -> str | None:
@@ -115,12 +144,17 @@ def _both_kept(dtype: Any) -> str:
             f"{jnp.dtype(dtype).name} value keep both (then the arithmetic after the choice is {wide}), or ")
 
 
-def lossy_choice(subject: str, value: Any, dtype: Any, where: str, location: Location | None) -> StagingTypeError:
+def lossy_choice(subject: str, value: Shown, dtype: Any, where: str, location: Location | None) -> StagingTypeError:
     """The error for a staged choice between a weakly typed ``value`` (as :func:`shown` gives it) and a
     value of the narrower ``dtype`` that may not hold it; ``where`` says where each is
     (``"in the true branch of the `if`, and a float16 in the other"``)."""
     name = jnp.dtype(dtype).name
-    what, why = value
+    what, why, int_beside_float = value
+    if int_beside_float:
+        return StagingTypeError(
+            f"{subject} is {what} {where}: staged, the choice has one dtype, {name} (a Python int's beside a "
+            f"float, as in eager arithmetic), which {why}, where eager Python keeps the int as it is",
+            location, f"Choose the dtype yourself: {_int_choices(dtype)}.")
     return StagingTypeError(
         f"{subject} is {what} {where}: staged, the choice has one dtype, {name} "
         f"(eager arithmetic's for a Python number beside {a_dtype(dtype)}), which {why}, where eager Python keeps "
@@ -131,12 +165,31 @@ def lossy_choice(subject: str, value: Any, dtype: Any, where: str, location: Loc
     )
 
 
-def lossy_entry(name: str, value: Any, dtype: Any, construct: str, location: Location | None) -> StagingTypeError:
+def _int_choices(dtype: Any) -> str:
+    """The ways to choose between a Python int and a float that ``dtype`` (the Python float's or a
+    wider one) cannot keep both of: there is no dtype that holds the int and the float but float64."""
+    name = jnp.dtype(dtype).name
+    x64 = ("; or turn on jax_enable_x64, where the choice is a float64, which holds every int up to 2**53"
+           if name == "float32" else "")
+    return (f"write the int as jnp.{name}(...) where a {name} is meant (the choice is then {name}, rounded as "
+            f"eager {name} arithmetic rounds it), or make every value of the choice an int where an int is meant{x64}")
+
+
+def lossy_entry(name: str, value: Shown, dtype: Any, construct: str, location: Location | None) -> StagingTypeError:
     """The error for a loop carry that enters as a weakly typed ``value`` (as :func:`shown` gives it) and
     that the body makes a value of the narrower ``dtype`` that may not hold it (eager Python keeps
     it after zero iterations)."""
     kind, described = jnp.dtype(dtype).name, a_dtype(dtype)
-    what, why = value
+    what, why, int_beside_float = value
+    if int_beside_float:
+        return StagingTypeError(
+            f"'{name}' enters the {construct} as {what} and one iteration makes it {described}: a staged loop "
+            f"carries one dtype, so it would enter as {described}, which {why}, where eager Python keeps the int "
+            "after zero iterations",
+            location,
+            f"Start it as {described} if that is meant from the start (jnp.{kind}(...)), or keep it an int in the "
+            f"loop where an int is meant" + ("; or turn on jax_enable_x64, where a Python float is a float64, "
+                                             "which holds every int up to 2**53" if kind == "float32" else "") + ".")
     wide = _wide(dtype)
     wider = (f"; or carry it as {wide} if {wide} arithmetic is meant (start it as jnp.{wide}(...) and assign "
              f"jnp.asarray(..., jnp.{wide}) in the body: the results are then {wide}'s, not eager's {kind})" if wide else "")

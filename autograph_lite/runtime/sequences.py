@@ -13,10 +13,12 @@ sequence, the item is chosen at run time:
   stack is indexed. A Python number is weakly typed as JAX treats the scalar it stands for, so
   ``x_bf16 + TORQUES[a]`` stays bf16; ints mixed with floats give a float, as a traced
   ``1 if c else 2.5`` does. Elements whose shapes, dtypes or Python parts differ cannot be stacked:
-  a located ``StagingTypeError``;
+  a located ``StagingTypeError``; so is a Python number that the stack's dtype does not hold, as in
+  any staged choice (:mod:`.narrow_numbers`: ``[16777217, 0.5]`` as float32 has 16777216.0, ``[70000.0,
+  x_f16]`` as float16 ``inf``), and a Python int past the int32 that ``jit`` makes of one;
 - functions become one callable whose call is ``lax.switch`` over them, each converted as any call
   from converted code; their results must agree as a ``lax.cond``'s branches must;
-- a ``range`` item is ``start + index * step``, computed.
+- a ``range`` item is ``start + index * step``, computed, for a range whose ints a staged int holds.
 
 Negative indices count from the end, as in Python. An index out of range raises Python's
 ``IndexError`` when the program runs (:func:`.run_time_checks.stage_exception`): a clamped item would be
@@ -40,6 +42,7 @@ from . import appends, effects, report
 from .carry import differences
 from .carry_errors import DTYPE, SHAPE, SHAPE_AND_DTYPE, Difference, Site
 from .locations import caller_location
+from .narrow_numbers import a_dtype, cast_loses_value, python_number_dtype, shown
 from .run_time_checks import stage_exception
 from .values import Split, is_traced
 
@@ -101,6 +104,7 @@ def _traced_item(items: Sequence[Any], index: Any, call: Call) -> Any:
     location = caller_location()
     position = _checked_position(index, len(items), kind, location)
     if isinstance(items, range):
+        _refuse_ints_past_staged([items[0], items[-1]], kind, location)
         return _range_item(items, position)
     elements = list(items)
     if all(callable(element) for element in elements):
@@ -133,7 +137,7 @@ def _checked_position(index: jax.Array, length: int, kind: str, location: Locati
 def _range_item(numbers: range, position: jax.Array) -> jax.Array:
     """``numbers[position]``, weakly typed as the Python int it stands for (computed, never listed:
     a range may be long). A weak type survives a scatter into a weakly typed scalar."""
-    value = numbers.start + position.astype(jnp.int32) * numbers.step  # an unsigned index, counted as signed
+    value = numbers.start + position.astype(python_number_dtype(int)) * numbers.step  # an unsigned index, counted as signed
     return jnp.asarray(0).at[()].set(value)
 
 
@@ -143,14 +147,60 @@ def _range_item(numbers: range, position: jax.Array) -> jax.Array:
 def _stacked_item(elements: list[Any], position: jax.Array, kind: str, location: Location | None) -> Any:
     """The element at ``position``: every array leaf stacked over the elements, then indexed."""
     splits = [Split.of([element], _ITEM) for element in elements]
+    element_leaves = [list(split.arrays) for split in splits]
     for split in splits:
+        _refuse_ints_past_staged(split.arrays, kind, location)
         split.arrays = [jnp.asarray(leaf) for leaf in split.arrays]  # a Python number: weakly typed
     _agreeing_dtypes([split.abstract() for split in splits], _ElementMismatch(kind, location))
-    stacked = [jnp.stack(leaves) for leaves in zip(*(split.arrays for split in splits))]
+    with np.errstate(over="ignore"):  # a number the stack's dtype does not hold is refused just below
+        stacked = [jnp.stack(leaves) for leaves in zip(*(split.arrays for split in splits))]
+    _refuse_numbers_not_held(element_leaves, [column.dtype for column in stacked], kind, location)
     picked = [_row(leaves, position) for leaves in stacked]
     _record(location, kind, "its elements stacked as " + ", ".join(_short(leaves) for leaves in stacked))
     (item,) = splits[0].rebuild(picked)
     return item
+
+
+def _refuse_ints_past_staged(numbers: Sequence[Any], kind: str, location: Location | None) -> None:
+    """Refuse a Python int among ``numbers`` (a sequence's leaves, or a range's ends) that the int32
+    ``jit`` makes of a Python int (int64 with 64-bit types on) cannot hold: eager Python's ints do not
+    overflow, and JAX's own error for one names neither the line nor the sequence."""
+    staged = python_number_dtype(int)
+    bounds = np.iinfo(staged)
+    for number in numbers:
+        if type(number) is int and not bounds.min <= number <= bounds.max:
+            x64 = ("; or turn on jax_enable_x64, where a Python int is an int64"
+                   if staged == np.int32 and np.iinfo(np.int64).min <= number <= np.iinfo(np.int64).max else "")
+            raise StagingTypeError(
+                f"a Python {kind} indexed by a traced value holds the Python int {number}, which no {staged.name} "
+                f"holds: a traced index picks its item when the program runs, as {a_dtype(staged)} (a Python int's "
+                "dtype under jit), where eager Python's ints do not overflow",
+                location,
+                f"Index it with a concrete value (a Python int, or an argument made static with static_argnames){x64}.",
+            )
+
+
+def _refuse_numbers_not_held(leaves: list[list[Any]], dtypes: list[Any], kind: str, location: Location | None) -> None:
+    """Refuse a Python number among the elements' ``leaves`` that its stack's dtype (``dtypes``, per
+    leaf) does not hold exactly, as any staged choice does (:mod:`.narrow_numbers`): eager Python
+    returns the element as it is."""
+    for position, element in enumerate(leaves):
+        for leaf, dtype in zip(element, dtypes):
+            if not cast_loses_value(leaf, dtype):
+                continue
+            what, why, int_beside_float = shown(leaf, dtype)
+            name = jnp.dtype(dtype).name
+            fix = (f"Choose the dtype yourself: jnp.asarray(items, jnp.{name})[i] where {name} is meant (rounded, as "
+                   f"eager {name} arithmetic rounds it), or make every element an int where ints are meant"
+                   if int_beside_float else
+                   f"Give every element a dtype that holds each (jnp.asarray(..., dtype)), or write the number as "
+                   f"jnp.{name}(...) to choose in {name} as eager arithmetic beside it would")
+            raise StagingTypeError(
+                f"a Python {kind} indexed by a traced value holds {what} (element {position}) among elements stacked "
+                f"as {a_dtype(dtype)} array, which {why}, where eager Python returns the element as it is",
+                location,
+                f"{fix}; {_CONCRETE_FIX}.",
+            )
 
 
 def _row(stacked: jax.Array, position: jax.Array) -> jax.Array:
