@@ -23,6 +23,7 @@ from .logs import LOGGER
 from .passes.raises import CHECK_OPERATORS, may_reach_check
 from .runtime import Operators
 from .runtime.builtins import TRACED_BUILTINS
+from .runtime.call_effects import DRAINING_BUILTINS
 from .runtime.calls import Calls
 from .runtime.code_sets import CodeMap, CodeSet
 from .runtime.effects import changes_random_state, registers_with_parent
@@ -342,7 +343,8 @@ def _calls_left_as_is(function: types.FunctionType) -> Callable[[tuple[str, ...]
 
 def _needs_runtime(value: Any) -> bool:
     """Builtins with a traced meaning (``min``, ``range``, ``print``, ``next``, ...) always go through
-    ``_ag.call``, and so do the ``logging`` module's functions (logged when the program runs), draws
+    ``_ag.call``, and so do the builtins that draw every item of an iterator (``list(it)``, whose draw
+    the runtime refuses inside staged code), the ``logging`` module's functions (logged when the program runs), draws
     from a random number generator (``np.random.normal``, a method of
     NumPy's hidden global one) and the library functions that mutate an argument (``heapq.heappush``,
     ``np.copyto``: runtime.library_mutators), which the runtime refuses inside staged code."""
@@ -351,7 +353,7 @@ def _needs_runtime(value: Any) -> bool:
     if is_logging_call(value):
         return True  # logging.info(...) logs when the program runs (runtime.staged_logging)
     try:
-        return value in TRACED_BUILTINS or open_builtin(value) is not None
+        return value in TRACED_BUILTINS or value in DRAINING_BUILTINS or open_builtin(value) is not None
     except TypeError:  # unhashable
         return False
 

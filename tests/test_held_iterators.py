@@ -139,6 +139,14 @@ def generator_over_a_held_iterator_in_a_branch(t):
     return total + len(list(it))
 
 
+def list_of_a_held_enumerate_in_a_branch(t):
+    pairs = enumerate([1.0, 2.0, 3.0])
+    count = 0.0
+    if t > 0:
+        count = float(len(list(pairs)))
+    return count + float(len(list(pairs)))
+
+
 def iter_of_a_held_iterator_in_a_branch(t):
     it = iter([1.0, 2.0, 3.0])
     first = 0.0
@@ -196,10 +204,12 @@ def test_generators_written_where_they_are_drawn_are_drawn_in_staged_code(t):
     (held_generator_drained_in_a_branch, "total = sum(squares)"),
     (generator_over_a_held_iterator_in_a_branch, "total = sum(x * x for x in it)"),
     (iter_of_a_held_iterator_in_a_branch, "first = next(iter(it))"),
+    (list_of_a_held_enumerate_in_a_branch, "count = float(len(list(pairs)))"),
 ])
 def test_a_held_iterator_drawn_in_a_traced_branch_is_refused(function, line):
     """Eager Python draws only where the branch runs (t = -1: 3.0 for each); tracing drew it anyway,
-    and the read after the branch found it drained (0.0, 0.0 and 2.0 before)."""
+    and the read after the branch found it drained (0.0, 0.0, 2.0 and 0.0 before: list() was left a
+    plain call, past the check that refuses its draw)."""
     message = conversion_error(function, F32(-1.0))
     assert message.startswith(where(function, line))
     assert "which advances an iterator, runs inside a branch of an `if` with a traced condition" in message

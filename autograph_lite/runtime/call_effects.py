@@ -44,7 +44,7 @@ _BOUND_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.Method
 # Values that no call changes: a mutator given one raises its own error, as eagerly.
 _IMMUTABLE = (tuple, str, bytes, int, float, complex, bool, frozenset, type(None), jax.Array)
 # Builtins that draw every item of the iterable they are given.
-_DRAINING_BUILTINS = frozenset({builtins.sum, builtins.list, builtins.tuple, builtins.set, builtins.frozenset,
+DRAINING_BUILTINS = frozenset({builtins.sum, builtins.list, builtins.tuple, builtins.set, builtins.frozenset,
                                 builtins.sorted, builtins.min, builtins.max, builtins.any, builtins.all, builtins.dict})
 _CONTAINER_ALTERNATIVE = "carry the values in a JAX array instead of a Python {kind} (read xs[i] with a counter, write " \
                          "xs = xs.at[i].set(v))"
@@ -181,7 +181,8 @@ def check_advance(iterator: Any, drawn_by: str = "next()") -> None:
         return  # outside staged code; or not an iterator, which next() itself refuses
     if made_by(context, iterator) or (drawn_by != "next()" and generator_drawn_privately(iterator)):
         return
-    draw = f"{drawn_by} on a {type(iterator).__name__}, which advances an iterator"
+    kind = type(iterator).__name__
+    draw = f"{drawn_by} on {'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}, which advances an iterator"
     loop = drawn_by.startswith("a `for`")
     refuse(
         f"has {draw}" if loop else f"calls {draw}", f"this {draw[2:]}," if loop else f"this call of {draw},", context,
@@ -192,7 +193,7 @@ def check_advance(iterator: Any, drawn_by: str = "next()") -> None:
 def check_drained(function: Any, args: tuple[Any, ...]) -> None:
     """Before a builtin that takes every item of its first argument (``sum(it)``, ``list(it)``): as a
     ``next()`` of each (:func:`check_advance`)."""
-    if args and isinstance(function, (types.BuiltinFunctionType, type)) and function in _DRAINING_BUILTINS:
+    if args and isinstance(function, (types.BuiltinFunctionType, type)) and function in DRAINING_BUILTINS:
         check_advance(args[0], f"{function.__name__}()")
 
 
