@@ -35,7 +35,8 @@ FEATURES: dict[str, str] = {
     "over a non-empty list or tuple, left by a break (program_loops.py)",
     "loop_else": "for ... else / while ... else (with break_continue or return_in_loop); an else may end with a "
     "return (program_loops.py)",
-    "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return (program_loops.py)",
+    "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return; "
+    "return values and assignments in loops that bind a name with := and read it again (program_loops.py)",
     "minmax_builtins": "min(a, b) / max(a, b) / abs(a) on traced values",
     "special_floats": "float inputs that may be NaN, +-inf or -0.0, and int() of them, int() / float() of a complex64 "
     "of them (program_mixed_dtypes.py)",

@@ -199,6 +199,8 @@ class _Builder(Aliases, AnyAll, Iterators, LoopCarries, NarrowDtypes, InitEffect
             text = self.pick(["0", "1"])
             return f"{name} = {text}", Var(name, t, 1, weak=True)
         e = self.floated(self.expr(t, scope), t)
+        if ctx.loops:
+            e = e._replace(text=self.rebound_value(e.text, t))
         if t != "b":
             e = self.clip(e, CLIP if (ctx.loops and not fresh) else self.clip_above)
         return f"{name} = {e.text}", Var(name, t, e.bound)
@@ -292,7 +294,7 @@ class _Builder(Aliases, AnyAll, Iterators, LoopCarries, NarrowDtypes, InitEffect
             elif state and not self.chance(30):
                 values.append(self.use(scope, self.pick(state)))
             else:
-                values.append(self.floated(self.expr(t, scope), t).text)
+                values.append(self.rebound_value(self.floated(self.expr(t, scope), t).text, t))
         return "return " + ", ".join(values)
 
     def stmt_if(self, scope: Scope, ctx: Ctx) -> Block:

@@ -21,6 +21,7 @@ from program_model import (
     CLIP,
     INT_ARG,
     MAX_TRIPS,
+    NUMERIC,
     VECTORS,
     Block,
     Ctx,
@@ -161,6 +162,14 @@ class Loops:
         targets = [Var(p, first.type[1:], first.bound, "target"), Var(q, second.type[1:], second.bound, "target")]
         header = f"for {p}, {q} in zip({self.use(scope, first)}, {self.use(scope, second)}):"
         return self.loop([header], targets, scope, ctx, "for")
+
+    def rebound_value(self, text: str, t: str) -> str:
+        """``text``, or (return_in_loop) ``((w := text) - w + w)`` for a number: a name bound by a walrus
+        and read again later in the same expression, which reads no value from before it."""
+        if not self.has("return_in_loop") or t not in NUMERIC or not self.chance(30):
+            return text
+        bound = self.fresh("w")
+        return f"(({bound} := {text}) - {bound} + {bound})"
 
     def endless_while(self, scope: Scope, ctx: Ctx) -> Block:
         """``while True:`` left by a ``return`` only (a counter bounds it; no ``break`` is drawn), the
