@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import gast
 
 from .blocks import TRY_STATEMENTS
+from .evaluation_order import reads_from_before
 from .names import NameScanner
 from .nonempty_loops import nonempty_loops
 
@@ -61,7 +62,7 @@ class Liveness:
         if isinstance(node, gast.For):
             return self._for(node, live_out)
         if isinstance(node, (gast.Return, gast.Raise)):
-            return frozenset(self.names.reads(node))
+            return frozenset(reads_from_before(self.names, node))
         if isinstance(node, gast.With):
             live = self.block(node.body, live_out)
             for item in reversed(node.items):
@@ -77,7 +78,8 @@ class Liveness:
             return (live_out - {node.name}) | self.names.reads(node)
         transfer = self._transfers.get(node)
         if transfer is None:
-            transfer = self._transfers[node] = (frozenset(self.names.writes(node)), frozenset(self.names.reads(node)))
+            transfer = self._transfers[node] = (frozenset(self.names.writes(node)),
+                                                frozenset(reads_from_before(self.names, node)))
         written, read = transfer
         return (live_out - written) | read
 
