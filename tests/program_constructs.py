@@ -34,6 +34,7 @@ class Constructs:
     numpy_inputs: bool = False  # a helper stores into a subscript: the reference needs NumPy arrays
     deleted_in_control_flow: frozenset[str] = frozenset()  # names a `del` inside an if / for / while / match of f unbinds
     reads_the_frame: bool = False  # f's own code calls locals() / vars() / eval() / exec() (refused)
+    shrinking: frozenset[str] = frozenset()  # names f consumes from the front: s = s[1:]
 
 
 def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Constructs:
@@ -57,6 +58,17 @@ def analyse(fn: Callable, maybe_used: frozenset[str] = frozenset()) -> Construct
         numpy_inputs=bool(helpers),
         deleted_in_control_flow=frozenset() if main is None else _deleted_in_control_flow(main),
         reads_the_frame=main is not None and _reads_the_frame(main),
+        shrinking=frozenset() if main is None else _shrinking(main),
+    )
+
+
+def _shrinking(function: ast.FunctionDef) -> frozenset[str]:
+    """The names ``function`` assigns a slice of themselves from the front (``s = s[1:]``): a staged loop
+    carrying one cannot keep its shape."""
+    return frozenset(
+        node.targets[0].id for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        and ast.unparse(node.value) == f"{node.targets[0].id}[1:]"
     )
 
 

@@ -26,7 +26,7 @@ inside another loop is not refused as assigning it in one branch only.
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from program_model import CLIP, MAX_DEPTH, NUMERIC, Block, Ctx, Scope, Var, indent
+from program_model import CLIP, MAX_DEPTH, NUMERIC, VECTORS, Block, Ctx, Scope, Var, indent
 
 
 class ExitNests:
@@ -36,6 +36,8 @@ class ExitNests:
         kinds = super().extra_statements(scope, ctx)
         if self.has("exit_nests") and ctx.depth < MAX_DEPTH and self.numeric_locals(scope):
             kinds += ["exit_nest"] * (6 if ctx.depth == 0 else 1)
+        if self.has("break_continue") and ctx.depth < MAX_DEPTH and self.visible(scope, VECTORS):
+            kinds.append("consuming_loop")
         return kinds
 
     def numeric_locals(self, scope: Scope) -> list[Var]:
@@ -74,6 +76,19 @@ class ExitNests:
             lines.append(f"{copy} = {rounds}")
             after.define(Var(copy, "i", 4))
         return Block(lines, after)
+
+    def stmt_consuming_loop(self, scope: Scope, ctx: Ctx) -> Block:
+        """A copy of a vector consumed from the front (``s = s[1:]``) by a loop that a ``break`` on its
+        first element may leave: Python runs it; staged, the loop cannot carry a shape that changes each
+        iteration, a documented refusal that must name the user's ``break``, not a branch (the rest of
+        the body is moved into the ``if``'s other branch) nor the loop's exit check."""
+        self.used.add("break_continue")
+        consumed = self.fresh("s")
+        vector = self.pick(self.visible(scope, VECTORS))
+        header = self.pick([f"for {self.fresh('i')} in range(len({consumed}) - 1):", f"while {consumed}.shape[0] > 1:"])
+        lines = [f"{consumed} = {self.use(scope, vector)}", header,
+                 f"    if {consumed}[0] > {self.draw(st.integers(-3, 3))}:", "        break", f"    {consumed} = {consumed}[1:]"]
+        return Block(lines, scope)
 
     def loop_variable_read(self, targets: list[Var], index: str) -> str:
         """``x = clip(x + i)``: the inner loop's variable, read after its loop."""

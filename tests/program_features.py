@@ -32,7 +32,8 @@ FEATURES: dict[str, str] = {
     "vectors": "1-D array values",
     # Not supported by the converter when the generator was written; off unless asked for.
     "break_continue": "break / continue (at the end of if branches, or of a loop body) in loops; `while pending:` "
-    "over a non-empty list or tuple, left by a break (program_loops.py)",
+    "over a non-empty list or tuple, left by a break (program_loops.py); a vector consumed from the front "
+    "(s = s[1:]) by a loop that a break may leave (program_exit_nests.py)",
     "loop_else": "for ... else / while ... else (with break_continue or return_in_loop); an else may end with a "
     "return (program_loops.py)",
     "return_in_loop": "return at the end of an if branch inside a loop; `while True:` left by a return; "

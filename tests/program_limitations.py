@@ -145,8 +145,15 @@ DOCUMENTED_LIMITATIONS = {
     # lax carries one structure per value: a dict that gains a key (or a list an item) in a traced
     # branch or a staged loop is a StagingTypeError naming it.
     "container whose keys change in a traced statement": Limitation(autograph_lite.StagingTypeError, re.compile(
-        r"is a (dict|list) of .*(before the staged loop but|in the true branch of the .* but) a (dict|list) of"),
+        r"is a (dict|list) of .*(before the staged loop but|in the true branch of the .* but|where the .* is taken but"
+        r"|after the code that follows the .* but) a (dict|list) of"),
         _staged_mutation),
+    # A loop consuming an array from the front (s = s[1:]) that a traced `break` may leave: staged, the
+    # shape would change each iteration (docs/supported-constructs.md); the error names the user's exit.
+    "array consumed from the front by a loop with a traced exit": Limitation(autograph_lite.StagingTypeError, re.compile(
+        r"'(?P<name>\w+)' is (weakly typed )?\S+ (where the .* is taken but (weakly typed )?\S+ after the code that follows|"
+        r"after the code that follows the .* but (weakly typed )?\S+ where the .* is taken).* \(the shape differs\)"),
+        lambda match, constructs, mode: mode.startswith("jit") and match.group("name") in constructs.shrinking),
     "in-place update of a JAX array a `for` loop iterates over": Limitation(autograph_lite.ConversionError, re.compile(
         r"an item of an array is updated in place while a `for` loop iterates over that array"), _in_place_while_iterated),
     # A raise (or a false assert) on the concrete path happens while tracing, when a traced value has no text.
