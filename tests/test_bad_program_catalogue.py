@@ -83,6 +83,8 @@ ENTRIES = {
     "traced_dict_key": (TracedValueError, (F32(3.0),)),
     "number_method_on_traced_count": (TracedValueError, (F32(3.0), I32(5))),
     "list_repeated_by_a_traced_count": (TracedValueError, (F32(3.0),)),
+    "sum_until_negative": (autograph_lite.StagingTypeError, (XS,)),
+    "history_after_traced_break": (autograph_lite.ConversionError, (F32(1.0),)),
 }
 # These take a Python object that jit cannot trace: it is closed over instead.
 WITH_STATE = {"attribute_write_in_traced_if", "attribute_write_in_traced_while"}

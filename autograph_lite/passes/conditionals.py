@@ -54,6 +54,9 @@ class _Conditionals(StatementPass):
         arguments = [node.test, nodes.name(true_name, line), nodes.name(false_name, line),
                      nodes.names(inputs, line), nodes.strings(carried, line)]
         keywords = [nodes.keyword("effect", nodes.constant(effect, line))] if effect else []
+        after_exit = self.facts.exit_branches.get(node)
+        if after_exit is not None:  # for errors: a branch that holds the code after a `break` / `return`
+            keywords.append(nodes.keyword("after_exit", nodes.strings((after_exit.branch, after_exit.exits), line)))
         call = nodes.assign_results(carried, nodes.runtime_call("if_stmt", arguments, line, keywords), line)
         return helpers + bind_before(info, inputs, line, self.placeholders) + [call]
 

@@ -45,7 +45,7 @@ from ..errors import Location, UnsupportedSyntaxError
 from ..generated_names import PREFIX, RETURN_VALUE, RETURNED
 from . import nodes
 from .exit_paths import EXITS, LOOPS, always_exits, always_returns, contains, contains_own
-from .facts import ScopeFacts
+from .facts import ExitBranch, ScopeFacts
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -54,24 +54,33 @@ def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
     if isinstance(function, gast.Lambda) or not _needs_rewrite(function.body):
         return facts
     stop_tests: dict[gast.For, gast.expr] = {}
-    function.body = _rewrite_body(list(function.body), facts.locate, stop_tests)
-    return facts.with_stop_tests(stop_tests)
+    exit_branches: dict[gast.If, ExitBranch] = {}
+    function.body = _rewrite_body(list(function.body), _Found(facts.locate, stop_tests, exit_branches))
+    return facts.with_stop_tests(stop_tests).with_exit_branches(exit_branches)
 
 
-def _rewrite_body(
-    body: list[gast.stmt], locate: Callable[[gast.AST], Location], stop_tests: dict[gast.For, gast.expr]
-) -> list[gast.stmt]:
+@dataclasses.dataclass(frozen=True)
+class _Found:
+    """Where the rewrite reports: how to locate a node, and the facts it records for later passes."""
+
+    locate: Callable[[gast.AST], Location]
+    stop_tests: dict[gast.For, gast.expr]
+    # Each `if` one of whose branches now holds the statements that followed an exit (see ExitBranch).
+    exit_branches: dict[gast.If, ExitBranch]
+
+
+def _rewrite_body(body: list[gast.stmt], found: _Found) -> list[gast.stmt]:
     """The function's new body: lifted returns where they suffice, flags otherwise."""
     if _has_nested_return(body) and not always_returns(body):
         line = _last_line(body)
         body.append(nodes.return_statement(nodes.constant(None, line), line))
     if not _has_nested_return(body):
-        return _Flags(locate, stop_tests, return_flag=False).block(body, None)
+        return _Flags(found, return_flag=False).block(body, None)
     lifted = _lift(copy.deepcopy(body))
     if not _any_loop_exit(lifted) and _returns_only_at_path_ends(lifted):
-        body = _Flags(locate, stop_tests, return_flag=False).block(_assign_returns(lifted), None)
+        body = _Flags(found, return_flag=False).block(_assign_returns(lifted), None)
         return body + [_return_statement(body)]
-    flags = _Flags(locate, stop_tests, return_flag=True)
+    flags = _Flags(found, return_flag=True)
     body = nodes.assign_constant(RETURNED, False, body[0].lineno) + flags.block(body, None)
     return body + [_return_statement(body)]
 
@@ -144,11 +153,10 @@ class _LoopFlags:
 class _Flags:
     """Rewrites exits into flag assignments and guards what follows them."""
 
-    def __init__(
-        self, locate: Callable[[gast.AST], Location], stop_tests: dict[gast.For, gast.expr], return_flag: bool
-    ) -> None:
-        self.locate = locate
-        self.stop_tests = stop_tests
+    def __init__(self, found: _Found, return_flag: bool) -> None:
+        self.locate = found.locate
+        self.stop_tests = found.stop_tests
+        self.exit_branches = found.exit_branches
         self.return_flag = return_flag
 
     def block(self, statements: list[gast.stmt], loop: _LoopFlags | None) -> list[gast.stmt]:
@@ -156,13 +164,17 @@ class _Flags:
         for index, statement in enumerate(statements):
             exits, always = self.flags_set_by(statement, loop), always_exits([statement])
             rest = statements[index + 1:]
-            if exits and rest and _into_the_branch_that_falls_through(statement, rest):
+            branch = _into_the_branch_that_falls_through(statement, rest) if exits and rest else None
+            if branch is not None:
+                self.exit_branches[statement] = ExitBranch(branch, _exit_words(exits))
                 return result + self.statement(statement, loop)
             result.extend(self.statement(statement, loop))
             if always:
                 return result  # anything after it is unreachable
             if exits and rest:
-                result.append(_guard(exits, rest[0].lineno, self.block(rest, loop)))
+                guard = _guard(exits, rest[0].lineno, self.block(rest, loop))
+                self.exit_branches[guard] = ExitBranch("true", _exit_words(exits))
+                result.append(guard)
                 return result
         return result
 
@@ -252,20 +264,28 @@ class _Flags:
         return flags
 
 
-def _into_the_branch_that_falls_through(statement: gast.stmt, rest: list[gast.stmt]) -> bool:
+def _into_the_branch_that_falls_through(statement: gast.stmt, rest: list[gast.stmt]) -> str | None:
     """Move ``rest`` into the one branch of an ``if`` that may fall through, when the other always exits:
     only that branch reaches it. No flag guards it then, and what that branch assigns is bound there
-    (a guard after the ``if`` would read it where the exiting branch left it unbound)."""
+    (a guard after the ``if`` would read it where the exiting branch left it unbound). The branch
+    (``"true"`` / ``"false"``) it went to, or None."""
     if not isinstance(statement, gast.If):
-        return False
+        return None
     body_exits, orelse_exits = always_exits(statement.body), always_exits(statement.orelse)
     if body_exits and not orelse_exits:
         statement.orelse = statement.orelse + rest
-        return True
+        return "false"
     if orelse_exits and not body_exits and statement.orelse:
         statement.body = statement.body + rest
-        return True
-    return False
+        return "true"
+    return None
+
+
+def _exit_words(flags: set[str]) -> str:
+    """The exits that ``flags`` stand for, as the user wrote them: "`break`", "`break` / `return`"."""
+    kinds = {"`return`" if flag == RETURNED else "`break`" if flag.startswith(f"{PREFIX}break") else "`continue`"
+             for flag in flags}
+    return " / ".join(sorted(kinds))
 
 
 def _guard(flags: set[str], line: int, body: list[gast.stmt]) -> gast.If:

@@ -32,6 +32,16 @@ def _nothing() -> Mapping:
 
 
 @dataclasses.dataclass(frozen=True)
+class ExitBranch:
+    """The branch of an ``if`` that holds the statements after a ``break`` / ``continue`` / ``return``
+    (moved there by the early-exit pass, or guarded by its flag): errors about that branch name the
+    user's exit, not a branch the user did not write."""
+
+    branch: str  # "true" or "false"
+    exits: str  # the exits before it, as written: "`break`", "`break` / `return`"
+
+
+@dataclasses.dataclass(frozen=True)
 class ScopeFacts:
     """One scope (a ``def`` or a ``lambda``) of the function being converted, as the passes see it."""
 
@@ -60,6 +70,8 @@ class ScopeFacts:
     placeholders: frozenset[str] = _NO_PLACEHOLDERS
     # the stop test of each ``for`` loop with a ``break`` or ``return`` (the early-exit pass);
     stop_tests: Mapping[gast.For, gast.expr] = dataclasses.field(default_factory=_nothing)
+    # the ``if`` statements one of whose branches holds what followed an exit (the early-exit pass);
+    exit_branches: Mapping[gast.If, ExitBranch] = dataclasses.field(default_factory=_nothing)
     # what each ``if`` / ``while`` / ``for`` carries (the analysis; empty for a lambda).
     info: Mapping[gast.AST, StatementInfo] = dataclasses.field(default_factory=_nothing)
 
@@ -69,6 +81,9 @@ class ScopeFacts:
     # The two below keep the dict they are given, read-only: the caller hands it over.
     def with_stop_tests(self, stop_tests: dict[gast.For, gast.expr]) -> ScopeFacts:
         return self._with("stop_tests", types.MappingProxyType(stop_tests))
+
+    def with_exit_branches(self, exit_branches: dict[gast.If, ExitBranch]) -> ScopeFacts:
+        return self._with("exit_branches", types.MappingProxyType(exit_branches))
 
     def with_info(self, info: dict[gast.AST, StatementInfo]) -> ScopeFacts:
         return self._with("info", types.MappingProxyType(info))
@@ -118,6 +133,6 @@ def scope_facts(
         names=names, locate=locate, leave_call_as_is=leave_call_as_is, parameters=parameters, assigned=assigned,
         enclosing_names=enclosing_names, cells=cells, is_generator=is_generator, may_format=may_format,
         may_read_frame=may_read_frame,
-        placeholders=_NO_PLACEHOLDERS, stop_tests=_NOTHING, info=_NOTHING,
+        placeholders=_NO_PLACEHOLDERS, stop_tests=_NOTHING, exit_branches=_NOTHING, info=_NOTHING,
     )
     return facts

@@ -47,6 +47,9 @@ class Site:
     construct: str
     location: Location
     trip_count_known: bool = True
+    # For an `if` one of whose branches holds the code after a `break` / `return` (the early-exit pass
+    # put it there): that branch ("true" / "false") and the exits as written ("`break`").
+    after_exit: tuple[str, str] | None = None
 
     def with_traced_trip_count(self) -> Site:
         return dataclasses.replace(self, trip_count_known=False)
@@ -79,12 +82,30 @@ class Sides:
 
     @classmethod
     def of_branches(cls, site: Site, true_fn: Callable[..., Any], false_fn: Callable[..., Any]) -> Sides:
+        if site.after_exit is not None:
+            return cls._after_exit(site, *site.after_exit, (true_fn, false_fn))
         first = f"in the true branch of the {site.construct}"
         return cls(
             site, first, "in the false branch", first, "lax.cond needs one type per output.",
             "Only arrays can differ between the branches of a lax.cond; Python values (None, strings, "
             "functions, containers of another shape) must agree.",
             (true_fn, false_fn),
+        )
+
+    @classmethod
+    def _after_exit(cls, site: Site, rest: str, exits: str, branches: tuple[Callable[..., Any], Callable[..., Any]]) -> Sides:
+        """The two branches in the user's terms: one is the exit taken, the other the code after it (the
+        user wrote no `if` around that code, and maybe no `else`)."""
+        taken, after = f"where the {exits} is taken", f"after the code that follows the {exits}"
+        first, second = (after, taken) if rest == "true" else (taken, after)
+        return cls(
+            site, first, second, first,
+            f"Past a {exits} on a traced condition the code that follows it is staged under that condition, "
+            "as one branch of a lax.cond, which needs one type per variable, as a staged loop does in every "
+            "iteration: a variable whose shape changes each iteration cannot be carried.",
+            "Only arrays can differ between the branches of a lax.cond; Python values (None, strings, "
+            "functions, containers of another shape) must agree.",
+            branches,
         )
 
     @classmethod
@@ -149,8 +170,17 @@ def _statement(difference: Difference, sides: Sides) -> str:
             "between them has a traced condition"
         )
     first = sides.first if difference.leaves else sides.first_python
-    return (f"{_subject(difference.name)} is {difference.first} {first} but {difference.second} {sides.second} "
-            f"({difference.what})")
+    return (f"{_subject(difference.name)} is {difference.first} {first} but {difference.second} {sides.second}"
+            f"{_assigned_after_exit(difference.name, sides)} ({difference.what})")
+
+
+def _assigned_after_exit(name: str, sides: Sides) -> str:
+    """Where the code after an exit assigns ``name``: the change that the two branches disagree on."""
+    if sides.site.after_exit is None or sides.branches is None:
+        return ""
+    rest = sides.branches[0 if sides.site.after_exit[0] == "true" else 1]
+    lines = stored_lines(rest, name)
+    return f" (assigned at line {', '.join(map(str, lines))})" if lines else ""
 
 
 TEXT = "formatted from traced values"  # how a carried text known at run time is described (describe)
@@ -238,7 +268,19 @@ def _fix(difference: Difference, sides: Sides) -> str:
                 "that is not traced.")
     if sides.branches is None:
         return _loop_type_fix(difference.name, difference.what, sides.site.trip_count_known, *difference.leaves)
+    if sides.site.after_exit is not None and difference.what != DTYPE:
+        return _shape_after_exit_fix(difference.name)
     return _branch_type_fix(subject, difference.what, *difference.leaves)
+
+
+def _shape_after_exit_fix(name: str) -> str:
+    """Padding one branch would not help: the code after the exit changes the shape each iteration (a
+    loop consuming an array from the front), so the fix keeps the array and moves an index instead."""
+    return (f"Keep one shape for '{name}' in every iteration. For an array consumed from the front "
+            f"({name} = {name}[1:]), keep '{name}' whole and read it through a counter: k = 0 before the loop, "
+            f"{name}[k] in place of {name}[0], k = k + 1 in place of the slice, and k < {name}.shape[0] in place "
+            f"of {name}.shape[0] > 0. For one that grows, preallocate it at its final size and write into it "
+            f"with {name} = {name}.at[k].set(...).")
 
 
 def _loop_type_fix(name: str, what: str, trip_count_known: bool, before: Any, after: Any) -> str:

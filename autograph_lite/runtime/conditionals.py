@@ -40,12 +40,15 @@ def if_stmt(
     operands: tuple,
     names: tuple[str, ...],
     effect: str | None = None,
+    after_exit: tuple[str, str] | None = None,
 ) -> tuple:
     """Run ``if condition:`` whose branches take and return the carried ``names``.
 
     ``effect`` describes a Python side effect in a branch, which staging cannot reproduce.
+    ``after_exit`` marks the branch that holds the code after a ``break`` / ``return`` (see
+    :class:`.carry_errors.Site`), so that errors about it name the user's exit.
     """
-    site = Site("`if`", location_of(true_fn))
+    site = Site("`if`", location_of(true_fn), after_exit=after_exit)
     if not is_traced(condition):
         report.record(site, "Python if", "the condition is concrete")
         return true_fn(*operands) if condition else false_fn(*operands)
@@ -307,8 +310,8 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
     site = branch.site
     try:
         with python_errors_at_run_time(site.location):
-            inside = appends.AfterTracedExit(_EXIT_MASK, site.location) if site.construct == EXIT_CHECK else None
-            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location, inside)
+            values, fates[branch.key] = run_on_copies(branch.fn, branch.operands, site.location,
+                                                      _staged_context(branch.key, site))
             return values
     except UnassignedReadError as error:
         raise StagingTypeError(
@@ -318,6 +321,19 @@ def _run_branch(branch: _Branch, fates: dict[str, Fate]) -> list[Any]:
             site.location,
             f"Assign '{error.name}' before the {site.construct} on every path.",
         ) from error
+
+
+def _staged_context(key: str, site: Site) -> appends.Forbidden | None:
+    """What a branch's trace runs in, as a refused append names it: the code after a traced exit where
+    the branch holds it (the user wrote no `if` around it), else the branch of a traced `if`."""
+    if site.construct == EXIT_CHECK:
+        return appends.AfterTracedExit(_EXIT_MASK, site.location)
+    if site.after_exit is not None and site.after_exit[0] == key:
+        exits = site.after_exit[1]
+        later = "" if exits == "`continue`" else ", as are the iterations after it"  # a `continue` ends one only
+        return appends.AfterTracedExit(f"part of the code after a {exits} on a traced condition (staged under that "
+                                       f"condition{later})", site.location)
+    return None
 
 
 EXIT_CHECK = "`for` loop's per-iteration exit check"  # the staged `if` that masks iterations after an exit

@@ -128,7 +128,7 @@ def run_if(keep_going: Any, item: Any, values: tuple, loop: Loop, carry: LoopCar
     # updates in place is written back into the state's after the cond (as a staged `if` does)
     branches = Branches(iteration, lambda *current: tuple(current), tuple(values))
     return staged_cond(predicate, branches, loop.names,
-                       Site(EXIT_CHECK, loop.site.location))
+                       Site(EXIT_CHECK, loop.site.location, after_exit=("true", "`break` / `return`")))
 
 
 def _row(xs: Any, k: Any) -> Any:

@@ -381,3 +381,23 @@ def locals_read_after_branch(x):
     if x > 0:
         scale = 10.0
     return x * locals()["scale"]  # error: `locals()` reads the function's local variables by their names
+
+
+def sum_until_negative(x):
+    tot = 0.0
+    while x.shape[0] > 0:
+        if x[0] < 0:  # error: 'x' is f32[3] where the `break` is taken but f32[2] after the code that follows the `break`
+            break
+        tot += x[0]
+        x = x[1:]
+    return tot
+
+
+def history_after_traced_break(x):
+    hist = []
+    for _ in range(3):
+        if x < 0.1:  # error: a list built with .append(...) inside a part of the code after a `break` on a traced condition
+            break
+        x = x / 2
+        hist.append(x)
+    return hist
