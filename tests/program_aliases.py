@@ -24,6 +24,10 @@ in order (``list(d.values())``, ``for k in d:``) saw the values swapped. The gen
   (:data:`STEPPERS`) called there for its effect (refused as a store from outside the staged code
   before the ``if`` carried such an argument), the ``if`` sometimes in a loop; the dict also holds a Python int that no branch
   changes, read after the ``if`` in arithmetic past int32's range (it came back an int32, which wraps);
+- ``alias_grid``: a list of lists the function builds (a display, or a comprehension ``[[c] * 2 for _ in
+  range(2)]``), one item updated through both subscripts (``grid[1][0] = ...``) under a traced ``if``
+  or in a staged ``while`` (refused as an effect, though the list is the function's own, before nested
+  stores into a fresh root were staged), read through the grid and through a row bound before;
 - ``alias_logged_count``: a static loop whose traced ``if`` hands a traced value to a helper (the loop
   carries it, unchanged) beside a Python count of its trips read as a shape after it (the loop was
   staged, and the count traced).
@@ -47,7 +51,7 @@ ELEMENT = 100  # the values put into the containers are clipped to [-ELEMENT, EL
 # Key sets in an order of insertion that is not alphabetical: a sorted rebuild reorders them.
 KEY_ORDERS = (("vel", "pos"), ("w", "b"), ("vel", "pos", "acc"), ("y", "x"), ("scale", "bias", "offset"))
 KINDS = ("alias_list_loop", "alias_helper", "alias_second_name", "alias_key_order", "alias_helper_in_if",
-         "alias_logged_count")
+         "alias_logged_count", "alias_grid")
 NOTE_VALUE = "def note_value(v):\n    return v * 2.0"  # reads its argument only; called for its effect
 HELPERS = {
     "scale_entry": 'def scale_entry(state, flag):\n    if flag:\n        state["x"] = state["x"] * 2.0 + 1.0\n'
@@ -280,6 +284,22 @@ class Aliases:
         update = self._alias_update(item, ELEMENT, scope, looped=True)
         lines = [f"{counter} = 0", f"while {test}:"] + indent([f"{counter} = {counter} + 1", f"{item} = {update.text}"])
         return lines, update.bound
+
+    def stmt_alias_grid(self, scope: Scope, ctx: Ctx) -> Block:
+        """``grid = [[..], [..]]; row = grid[i]``, then ``grid[i][j] = ...`` staged, read through both."""
+        self.budget -= 2
+        name, row = self.fresh("grid"), self.fresh("row")
+        if self.draw(st.booleans()):
+            rows = [f"[{self._alias_value(scope).text}, {self._alias_value(scope).text}]" for _ in range(2)]
+            build = f"{name} = [{', '.join(rows)}]"
+        else:
+            build = f"{name} = [[{self.const('f').text}] * 2 for _ in range(2)]"
+        i, j = self.draw(st.integers(0, 1)), self.draw(st.integers(0, 1))
+        body, bound = self._alias_staged(f"{name}[{i}][{j}]", scope)
+        cells = [f"{name}[{a}][{b}]" for a in range(2) for b in range(2)]
+        read = self._weighted([*cells, f"{row}[{j}]"], max(bound, ELEMENT))
+        line, scope = self._into_state(read, scope, ctx)
+        return Block([build, f"{row} = {name}[{i}]", *body, line], scope)
 
     def stmt_alias_key_order(self, scope: Scope, ctx: Ctx) -> Block:
         """A dict with keys inserted out of order, updated under a traced ``if``, read in order."""
