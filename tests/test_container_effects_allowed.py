@@ -235,8 +235,11 @@ def test_item_assignment_into_a_dict_the_staged_body_built_is_allowed():
                     dict_built_and_filled_in_a_traced_loop(F32(1.5), n))
 
 
+OUTER_LAYER = {"w": 1.0}
+
+
 def stores_through_an_indexed_item(x, i):
-    layers = [{"w": x}, {"w": x * 2}]
+    layers = [OUTER_LAYER, {"w": x * 2}]  # layers[0] is from outside: the nested store stays refused
     if x > 0:
         layers[i]["w"] = layers[i]["w"] - 1.0
     return layers[0]["w"]

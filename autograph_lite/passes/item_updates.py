@@ -23,9 +23,16 @@ too. Both are read lazily, only inside staged code, so Python's order of evaluat
 
     GRID[0][1] += 1  ->  _ag.check_nested_item_assignment(lambda: GRID, lambda: GRID[0], 'GRID[0]'); GRID[0][1] += 1
 
-A local list of lists built inside the staged code (``rows = [[0.0]]; rows[0][0] = x``) stays
+Where the function builds a local root new at every level down to the container the store changes
+(``passes.fresh_values``: ``grid = [[0.0] * m for _ in range(n)]``), and the indices hold no call, the
+store rebinds the root, which a staged ``if`` or loop then carries as any variable it assigns
+(``runtime.nested_items``):
+
+    grid[i][j] = v   ->  grid = _ag.setitem_nested(grid, (i,), j, v, text='grid[i]')
+
+Any other local list of lists built inside the staged code (``rows = [[0.0]]; rows[f(0)][0] = x``) stays
 allowed by its root (``runtime.effects``), where the function builds every container on the way from
-the root to the one the store changes (``passes.fresh_values``): ``rows = [GRID[0]]; rows[0][1] += 1``
+the root to the one the store changes: ``rows = [GRID[0]]; rows[0][1] += 1``
 changes ``GRID[0]``, so its check gets ``items_only=False`` and asks of ``rows[0]`` itself, as it does of
 a root that is a closure variable. A container read off anything else (``make()[0] = v``,
 ``vars(o)[k] = v``) is stored into by the runtime, which reads it once, as Python does, and checks it:
@@ -100,6 +107,37 @@ class _Roots:
         return self.depths.get(root[0], 0) > levels
 
 
+    def fresh_nested(self, target: gast.expr) -> bool:
+        """Whether ``target`` is a nested item (``grid[i][j]``, subscripts only) of a local name that the
+        function builds new down to the container it changes, with indices free of calls (read before
+        the value by the rewrite): then the store may rebind the root (:func:`_nested_rebind`)."""
+        root, levels = target, -1
+        while isinstance(root, gast.Subscript):
+            if any(isinstance(node, (gast.Call, *_SCOPED)) for node in walk(root.slice)):
+                return False
+            root, levels = root.value, levels + 1
+        return (levels > 0 and isinstance(root, gast.Name) and root.id in self.own_names
+                and root.id not in self.parameters and self.reach((root.id,), levels))
+
+
+def _nested_rebind(node: gast.stmt, target: gast.Subscript, value: gast.expr, operator: str | None,
+                   roots: _Roots) -> gast.stmt:
+    """``grid[i][j] = v`` -> ``grid = _ag.setitem_nested(grid, (i,), j, v, text='grid[i]')``: the root,
+    rebound, is a variable a staged statement carries (see ``runtime.nested_items``)."""
+    line, container = node.lineno, target.value
+    keys: list[gast.expr] = []
+    while isinstance(container, gast.Subscript):
+        keys.insert(0, _index_expression(container.slice))
+        container = container.value
+    arguments = [nodes.name(container.id, line), nodes.tuple_of(keys, line), _index_expression(target.slice), value]
+    if operator:
+        arguments.append(nodes.constant(operator, line))
+    keywords = [nodes.keyword("text", nodes.constant(gast.unparse(target.value), line))]
+    if operator and not roots.reach((container.id,), len(keys) + 1):  # grid[0][1] += [v]: the item may be from outside
+        keywords.append(nodes.keyword("item_from_outside", nodes.constant(gast.unparse(target.value), line)))
+    return nodes.assign(container.id, nodes.runtime_call("setitem_nested", arguments, line, keywords), line)
+
+
 def _assigns_items(function: gast.FunctionDef) -> bool:
     """Whether a statement of the function's own scope assigns to or deletes an item (``x[i] = v``,
     ``a.b[i] += v``, ``x, y[0] = ...``, ``del x[i]``): the only statements this pass changes. Most
@@ -140,6 +178,8 @@ class _ItemUpdates(BlockTransformer):
     visit_ClassDef = visit_AsyncFunctionDef = visit_Lambda
 
     def visit_Assign(self, node: gast.Assign) -> gast.stmt | list[gast.stmt]:
+        if len(node.targets) == 1 and self.roots.fresh_nested(node.targets[0]):
+            return _nested_rebind(node, node.targets[0], node.value, None, self.roots)
         if updated_name(node) not in self.local_names:
             return _checked_in_place(node, node.targets, self.roots)
         return self._rebind(node, node.targets[0], node.value, None)
@@ -150,6 +190,8 @@ class _ItemUpdates(BlockTransformer):
         return _checked_in_place(node, node.targets, self.roots)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> gast.stmt | list[gast.stmt]:
+        if self.roots.fresh_nested(node.target):
+            return _nested_rebind(node, node.target, node.value, AUGMENTED[type(node.op)], self.roots)
         if updated_name(node) not in self.local_names:
             return _checked_in_place(node, [node.target], self.roots)
         return self._rebind(node, node.target, node.value, AUGMENTED[type(node.op)])

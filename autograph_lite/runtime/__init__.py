@@ -23,6 +23,7 @@ from . import (
     logic,
     loops,
     matching,
+    nested_items,
     printing,
     private_iterators,
     raises,
@@ -52,6 +53,7 @@ class Operators:
     private_source = staticmethod(private_iterators.private_source)
     while_stmt = staticmethod(loops.while_stmt)
     setitem = staticmethod(items.setitem)
+    setitem_nested = staticmethod(nested_items.setitem_nested)
     store_item = staticmethod(items.store_item)
     augment_item = staticmethod(items.augment_item)
     delete_item = staticmethod(items.delete_item)

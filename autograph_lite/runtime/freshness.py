@@ -34,6 +34,8 @@ _PLAIN_STORES = frozenset({"STORE_FAST", "STORE_DEREF", "STORE_NAME"})
 _SUSPENDABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 # The runtime's staged statements, whose results converted code unpacks into the names they carry.
 _STATEMENTS = frozenset({"if_stmt", "switch_stmt", "while_stmt", "for_stmt"})
+# The runtime's item stores, which hand back the container they were given: ``x = _ag.setitem(x, ...)``.
+_ITEM_STORES = frozenset({"setitem", "setitem_nested"})
 
 
 def created_inside(value: Any, boundary: types.FrameType | None) -> bool:
@@ -73,17 +75,18 @@ def _fresh_names(code: types.CodeType) -> frozenset[str]:
 
 def _rebinds_through_setitem(instructions: list[dis.Instruction], index: int) -> bool:
     """Whether instruction ``index`` stores ``x = _ag.setitem(x, ...)``: the rewrite of ``x[i] = v``,
-    which hands back the same container (a list, dict or NumPy array), so it binds nothing new.
+    which hands back the same container (a list, dict or NumPy array), so it binds nothing new; so
+    does ``x = _ag.setitem_nested(x, ...)``, the rewrite of ``x[i][j] = v`` (``runtime.nested_items``).
 
     The call's arguments hold no ``_ag.setitem`` of their own (an item assignment is a statement), so
-    the nearest ``setitem`` attribute loaded off ``_ag`` before the store is that call's.
+    the nearest ``setitem`` (or ``setitem_nested``) attribute loaded off ``_ag`` before the store is that call's.
     """
     store = instructions[index]
     if store.opname not in _PLAIN_STORES or index == 0 or not instructions[index - 1].opname.startswith("CALL"):
         return False
     for position in range(index - 1, 0, -1):
         candidate = instructions[position]
-        if candidate.opname in ("LOAD_ATTR", "LOAD_METHOD") and candidate.argval == "setitem":
+        if candidate.opname in ("LOAD_ATTR", "LOAD_METHOD") and candidate.argval in _ITEM_STORES:
             owner, first_argument = instructions[position - 1], instructions[position + 1]
             return (owner.argval == RUNTIME and first_argument.opname.startswith("LOAD")
                     and first_argument.argval == store.argval)
