@@ -12,7 +12,8 @@ Some helpers store through a second way to their argument, which NumPy updates t
 slice, ``.reshape(-1)``, the rows a ``for`` loop draws from ``a.reshape(-1, 1)``, the right-hand side
 of ``a[:1], a[-1:] = a[-1:], a[:1]``, which NumPy reads after the first store) or a second name for
 it (an unpacking ``b, c = a, a``, a ternary ``a if x > 0.0 else a``, an item of a list ``[a]``, a
-``for`` target over a tuple holding it). Converted, the store rebinds only the name it goes through,
+``for`` target over a tuple holding it, an item read off a list or dict the helper is given that holds
+it: ``b = box[0]`` in ``bump_held([a], k, x)``). Converted, the store rebinds only the name it goes through,
 so ``jit`` must refuse it with the documented error (docs/semantics.md, "Argument mutation and
 aliases"). ``f`` itself reads a buffer only through a copy (``a.copy()``, see
 ``Expressions.variable``), so that its own reads stay plain. Buffers hold floats, whose bounds guard
@@ -61,13 +62,18 @@ HELPERS = {
                    "    c[k] **= 0.5\n    return a[k] + c[k].astype(np.float32)"),
     # a store past the end raises NumPy's IndexError (for k > 0), after the stores before it
     "fill_past": "def fill_past(a, k, x):\n    for j in range(len(a) + k):\n        a[j] = x\n    return a",
+    # given a list / dict holding the buffer: the item is the buffer itself (see above)
+    "bump_held": "def bump_held(box, k, x):\n    b = box[0]\n    b[k] = b[k] + x\n    return box",
+    "bump_entry": "def bump_entry(d, k, x):\n    b = d['a']\n    b[k] = b[k] + x",
 }
+# helpers given the buffer inside a container: how the call wraps it, and reads it back from the result
+HELD = {"bump_held": ("[{}]", "[0]"), "bump_entry": ("{{'a': {}}}", "")}
 VIEW_HELPERS = ("bump_view", "bump_view_returned", "halve_rows", "swap_ends", "bump_pair", "bump_either",
-                "bump_boxed", "bump_each")
+                "bump_boxed", "bump_each", "bump_held", "bump_entry")
 UNARY = frozenset({"halve_all", "halve_rows", "swap_ends"})  # helpers of the buffer alone
 # helpers that return their argument, called as `buffer = helper(buffer, ...)`
 RETURNING = ("bump_returned", "bump_view_returned", "halve_rows", "swap_ends", "bump_pair", "bump_either",
-             "bump_boxed", "bump_each")
+             "bump_boxed", "bump_each", "bump_held")
 NUMPY_HELPERS = frozenset({"bump_picked", "scale_picked", "halve_int", "fill_past"})  # (they return the buffer)
 PAST_END = re.compile(r"index -?\d+ is out of bounds for axis \d+ with size \d+")
 
@@ -116,8 +122,9 @@ class ArrayHelpers:
         self.module_parts[helper] = HELPERS[helper]
         if helper in UNARY:
             return f"{helper}({buffer})"
+        wrap, unwrap = HELD.get(helper, ("{}", ""))
         step = self.small(self.floated(self.expr("f", scope, self.draw(st.integers(0, 1))), "f"), STEP)
-        return f"{helper}({buffer}, {self.draw(st.integers(-1, self.length - 1))}, {step.text})"
+        return f"{helper}({wrap.format(buffer)}, {self.draw(st.integers(-1, self.length - 1))}, {step.text}){unwrap}"
 
     def returning_only(self) -> bool:
         """Whether this program's helpers all return the buffer they update, drawn once per program:
@@ -150,16 +157,19 @@ class ArrayHelpers:
 
     def stmt_view_update(self, scope: Scope, ctx) -> Block:
         """A helper that stores through a view or a second name of a buffer, then the buffer's sum added
-        to a float the program returns (mostly), so that a lost store changes the result."""
+        to a float the program returns (mostly; an int one, in quarters, where it has no float), so that
+        a lost store changes the result."""
         helper, buffer = self.pick(VIEW_HELPERS), self.buffer(scope)
         call = self.helper_call(helper, buffer, scope)
         lines = [f"{buffer} = {call}" if helper in RETURNING else call]
         floats = [v for v in scope.defined.values() if v.kind == "local" and v.type in ("f", "vf")]
-        if not floats:
+        ints = [v for v in scope.defined.values() if v.kind == "local" and v.type in ("i", "vi")]
+        if not floats and not ints:
             return Block(lines, scope)
-        target = self.returned_first(floats)
-        value = self.clip(E(f"({target.name} + jnp.sum({buffer}.copy()))", target.bound + CLIP * self.length * 2, True),
-                          CLIP)
+        target, total = self.returned_first(floats or ints), f"jnp.sum({buffer}.copy())"
+        if not floats:  # in quarters, rounded: the buffers hold multiples of 1/4
+            total = f"jnp.round({total} * 4.0).astype(jnp.int32)"
+        value = self.clip(E(f"({target.name} + {total})", target.bound + CLIP * self.length * 8, bool(floats)), CLIP)
         scope = scope.copy()
         scope.define(dataclasses.replace(target, bound=max(target.bound, value.bound), weak=False))
         return Block(lines + [f"{target.name} = {value.text}"], scope)
