@@ -127,6 +127,10 @@ DOCUMENTED_LIMITATIONS = {
     "in-place update of a JAX array that may be a NumPy view of another": Limitation(
         autograph_lite.ConversionError, re.compile(r"'(?P<name>\w+)' is updated in place, but it may share memory with "),
         _in_place_update),
+    "in-place update of a JAX array that a list, tuple or dict holds as an item": Limitation(
+        autograph_lite.ConversionError,
+        re.compile(r"'(?P<name>\w+)' is updated in place, but it is an array that '\w+' holds as an item"),
+        _in_place_update),
     "unpacking that stores a view of its own container after storing into it": Limitation(
         autograph_lite.ConversionError, re.compile(
             r"this assignment stores into '(?P<name>\w+)' more than once, and a value it stores later may be a NumPy view"),

@@ -7,6 +7,11 @@ store changes them too; converted, a JAX array has no views, and the update reac
 JAX array here is a traced NumPy argument as much as an array the function built, so the check cannot
 ask which it was: it refuses where both values are JAX arrays of at least one dimension (NumPy's item
 of a 1-D array, ``x[j]``, is a copy, as is any 0-d value, so a swap through ``t = x[i]`` stays allowed).
+
+The other name may also hold a list, tuple or dict (``w = params[0]`` of a list argument): an item of
+a container is the very array it holds, eagerly and converted alike, so the check asks whether the
+container holds the updated array itself (at any depth): then eagerly ``params[0]`` (and the caller's
+list) shows the store, and converted it keeps the old array.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ def check_views(container: Any, name: str, views: tuple[View, ...]) -> None:
             value = value_of()
         except NameError:  # not bound yet (UnboundLocalError and a free variable's NameError included)
             continue
+        if _holds(value, container):
+            raise _held_error(name, other, description, reader)
         if not _has_items(value):
             continue
         if unpacking:
@@ -52,6 +59,34 @@ def check_views(container: Any, name: str, views: tuple[View, ...]) -> None:
 
 def _has_items(value: Any) -> bool:
     return isinstance(value, jax.Array) and value.ndim > 0
+
+
+_CONTAINERS = (list, tuple, dict)
+_DEEPEST = 8  # levels of nesting searched: deeper parameter trees than that are rare
+
+
+def _holds(value: Any, array: jax.Array, depth: int = 0) -> bool:
+    """Whether the list, tuple or dict ``value`` holds ``array`` itself, at some depth."""
+    if not isinstance(value, _CONTAINERS) or depth > _DEEPEST:
+        return False
+    items = value.values() if isinstance(value, dict) else value
+    return any(item is array or _holds(item, array, depth + 1) for item in items)
+
+
+def _held_error(name: str, other: str, description: str, reader: str) -> ConversionError:
+    """``w = params[0]; w[0] = v`` where ``params`` is read afterwards or is the caller's: eagerly the store
+    changes the array ``params`` holds; converted, ``w`` is rebound to a new array and ``params`` keeps the
+    old one."""
+    return ConversionError(
+        f"'{name}' is updated in place, but it is an array that '{other}' holds as an item ({description}), and "
+        f"{reader}. Eagerly, on NumPy arrays, the store changes the array inside '{other}'; converted, JAX "
+        f"arrays cannot change, so the update makes a new array, bound to '{name}' only, and '{other}' keeps "
+        "the old one.",
+        caller_location(),
+        f"Update a copy and store it back into '{other}': `{name} = {other}[k].copy()` where '{name}' is bound, "
+        f"then `{other}[k] = {name}` after the update (k: the index '{name}' was read at); or return '{name}' "
+        "and use it instead of the item.",
+    )
 
 
 def _unpacking_error(name: str, description: str) -> ConversionError:
