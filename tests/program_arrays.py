@@ -136,7 +136,7 @@ class ArrayHelpers:
 
     def extra_leaves(self, t: str, scope: Scope) -> list:
         options = super().extra_leaves(t, scope)
-        if self.has("array_helpers") and self.buffers(scope) and t == "f":
+        if self.has("array_helpers") and self.buffers(scope) and t == "f" and not self.has("special_floats"):
             options.append(lambda: E(self.helper_call("halved_int", self.buffer(scope), scope), CLIP + 32, True))
         if self.has("array_helpers") and self.buffers(scope) and not self.returning_only():
             if t == "f":
@@ -147,7 +147,8 @@ class ArrayHelpers:
 
     def stmt_helper_update(self, scope: Scope, ctx) -> Block:
         """A helper that updates a buffer in place, called for its effect (or rebinding the buffer)."""
-        helpers = ["bump_returned", *sorted(NUMPY_HELPERS)]  # helpers whose update jit can run
+        # helpers whose update jit can run; a NaN input makes NumPy's cast to int warn (special_floats)
+        helpers = ["bump_returned", *sorted(NUMPY_HELPERS - ({"halve_int"} if self.has("special_floats") else set()))]
         if not self.returning_only():
             helpers += [*RETURNING[1:], "bump", "halve_all", "bump_view"]
         helper, buffer = self.pick(helpers), self.buffer(scope)
