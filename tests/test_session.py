@@ -10,7 +10,6 @@ import contextvars
 import dataclasses
 import gc
 import threading
-import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,11 +24,13 @@ from autograph_lite.runtime import appends, report, session
 XS = jnp.arange(1.0, 4.0)
 EMPTY: dict[str, Any] = {"staged": [], "iterated_arrays": [], "recorder": None, "trial_decisions": None,
                          "trial_keys_alive": [], "path": [], "skippable": 0, "conditions_traced_again": 0, "callback_watchers": [], "handlers": [], "cleanups": [],
-                         "redirected": [], "call_depths": {}, "python_numbers": {}}
+                         "redirected": [], "call_depths": {}, "python_numbers": {}, "counter_bounds": {}}
 seen: list[dict[str, Any]] = []
-# The int() / float() values of earlier tests' traces that something outside the session still holds
-# (JAX's own tracing state may keep a finished trace's tracers alive): not this test's to check.
+# The values of earlier tests' traces (int() / float() results, loop counters) that something outside
+# the session still holds (JAX's own tracing state may keep a finished trace's tracers alive): not
+# this test's to check. The session holds them weakly.
 _held_from_earlier: set[int] = set()
+_HELD_WEAKLY = ("python_numbers", "counter_bounds")
 _meeting: list[threading.Barrier] = []  # the barrier the next call of `look` in a staged trace meets at
 
 
@@ -37,13 +38,13 @@ def state_of(trace_session: session.TraceSession) -> dict[str, Any]:
     """Every field of the session except its owner, as it is now (what it holds weakly, once the
     garbage collector has run: a finished trace's values are gone then)."""
     gc.collect()
-    return {field.name: _not_from_earlier(value) if isinstance(value, weakref.WeakValueDictionary) else value
+    return {field.name: _not_from_earlier(value) if field.name in _HELD_WEAKLY else value
             for field in dataclasses.fields(trace_session) if field.name != "owner_thread"
             for value in [getattr(trace_session, field.name)]}
 
 
-def _not_from_earlier(held: weakref.WeakValueDictionary) -> dict[int, Any]:
-    return {key: value for key, value in held.items() if key not in _held_from_earlier}
+def _not_from_earlier(held: Any) -> dict[int, Any]:
+    return {key: value for key, value in dict(held).items() if key not in _held_from_earlier}
 
 
 def summary(trace_session: session.TraceSession) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def fresh_probe() -> Iterator[None]:
     _meeting.clear()
     gc.collect()
     _held_from_earlier.clear()
-    _held_from_earlier.update(session.current().python_numbers.keys())
+    _held_from_earlier.update(key for name in _HELD_WEAKLY for key in getattr(session.current(), name).keys())
     yield
     assert state_of(session.current()) == EMPTY
 

@@ -14,17 +14,18 @@ from typing import Any
 from .session import current
 from .values import is_traced
 
-_PRUNE_PAST = 256  # entries: past this, those of values gone are dropped before adding one
-
 
 def counter(value: Any, numbers: range) -> Any:
-    """``value``, the staged item of a loop over ``numbers``, noted with the least and greatest of them."""
+    """``value``, the staged item of a loop over ``numbers``, noted with the least and greatest of them
+    for as long as it lives (its entry leaves with it, as a trace's values do)."""
     if is_traced(value) and numbers:
-        bounds = current().counter_bounds
-        if len(bounds) > _PRUNE_PAST:
-            for key in [key for key, (held, _, _) in bounds.items() if held() is None]:
+        bounds, key = current().counter_bounds, id(value)
+
+        def forget(dead: weakref.ref[Any]) -> None:
+            if bounds.get(key, (None,))[0] is dead:  # not a newer value's entry under the same id
                 del bounds[key]
-        bounds[id(value)] = (weakref.ref(value), min(numbers), max(numbers))
+
+        bounds[key] = (weakref.ref(value, forget), min(numbers), max(numbers))
     return value
 
 

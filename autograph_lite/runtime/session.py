@@ -66,7 +66,7 @@ class TraceSession:
     counter_bounds: dict[int, tuple[weakref.ref[Any], int, int]] = dataclasses.field(default_factory=dict)
     """The staged loop counters of a concrete ``range`` (or ``enumerate``), by id, with the least and
     the greatest value they take (:mod:`.array_stores`): an item store indexed by one within the
-    array's bounds needs no run-time check. Held weakly: a trace's values leave with it."""
+    array's bounds needs no run-time check. Held weakly: an entry leaves with its value."""
 
     trial_decisions: dict[Hashable, tuple[str, bool | None]] | None = None
     """The static-loop trial decisions made during the outermost ``for`` statement (the reason, and
