@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import itertools
+import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
@@ -109,3 +110,26 @@ def conversion_error(fn, *args, **options) -> str:
     with pytest.raises(ConversionError) as raised:
         autograph_lite.jit(fn, **options)(*args)
     return str(raised.value)
+
+
+def refused_at_marked_line(fn, *args: Any, marker: str = "# store") -> str:
+    """The message of the ``ConversionError`` that ``jit(fn)(*args)`` raises (a test failure, naming
+    eager's and the converted value, where it returns), which must be located at ``fn``'s line holding
+    ``marker``."""
+    eager = fn(*args)
+    with pytest.raises(ConversionError) as raised:
+        converted = autograph_lite.jit(fn)(*args)
+        pytest.fail(f"no error: eager {eager}, converted {converted}")  # a silent wrong value
+    lines, first = inspect.getsourcelines(fn)
+    assert raised.value.location.filename == fn.__code__.co_filename
+    assert raised.value.location.lineno == first + next(k for k, line in enumerate(lines) if marker in line)
+    return str(raised.value)
+
+
+def run_program(directory: Path, source: str, name: str = "program") -> None:
+    """Run ``source`` as a script of its own (for a process-wide setting such as ``jax_enable_x64``),
+    written to a file because the converter reads functions' source; it must print ``ok``."""
+    program = directory / f"{name}.py"
+    program.write_text(source)
+    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0 and finished.stdout.strip() == "ok", finished.stdout + finished.stderr

@@ -9,12 +9,9 @@ marked ``stage(...)``, it is a located error whose fix (``unroll(...)``) works.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import jax.numpy as jnp
 import pytest
-from support import assert_equivalent, conversion_error, where
+from support import assert_equivalent, conversion_error, run_program, where
 from test_loops import F32, LOOPS, staged
 
 import autograph_lite
@@ -131,7 +128,4 @@ print("ok")
 
 def test_under_x64_the_index_is_int64(tmp_path):
     """An int64 index holds 2**32 (the loop is staged); 2**63 is past it too (the loop stays Python)."""
-    program = tmp_path / "x64_program.py"  # a file: the converter reads the functions' source
-    program.write_text(X64_PROGRAM)
-    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0 and finished.stdout.strip() == "ok", finished.stdout + finished.stderr
+    run_program(tmp_path, X64_PROGRAM, "x64_program")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import pytest
-from support import assert_same
+from support import assert_same, run_program
 
 import autograph_lite
 
@@ -189,10 +189,5 @@ print("ok")
 def test_the_index_follows_x64_mode(tmp_path):
     """Under ``jax_enable_x64`` a Python int is a weakly typed int64: the trial's counter must be too
     (a fixed int32 one made the scan fail to lower, found by review)."""
-    import subprocess
-    import sys
 
-    program = tmp_path / "x64_program.py"  # a file: the converter reads the functions' source
-    program.write_text(X64_PROGRAM)
-    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0 and finished.stdout.strip() == "ok", finished.stdout + finished.stderr
+    run_program(tmp_path, X64_PROGRAM, "x64_program")

@@ -12,12 +12,9 @@ is checked here to work; ints that float32 holds are chosen as before.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import jax.numpy as jnp
 import pytest
-from support import where
+from support import run_program, where
 
 import autograph_lite
 from autograph_lite.errors import StagingTypeError
@@ -211,7 +208,4 @@ print("ok")
 
 
 def test_under_x64_the_hinted_fix_works_and_float64_is_judged_alike(tmp_path):
-    program = tmp_path / "x64_ints.py"  # a file: the converter reads the functions' source
-    program.write_text(X64_PROGRAM)
-    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0 and finished.stdout.strip() == "ok", finished.stdout + finished.stderr
+    run_program(tmp_path, X64_PROGRAM, "x64_ints")

@@ -10,8 +10,7 @@ The tests run in a subprocess: the suite runs with 64-bit types off (tests/conft
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from support import run_program
 
 X64_PROGRAM = '''
 import jax, jax.numpy as jnp, autograph_lite
@@ -81,7 +80,4 @@ print("ok")
 
 
 def test_a_python_float_a_float32_does_not_hold_is_refused_under_x64(tmp_path) -> None:
-    program = tmp_path / "x64_floats.py"  # a file: the converter reads the functions' source
-    program.write_text(X64_PROGRAM)
-    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0 and finished.stdout.strip() == "ok", finished.stdout + finished.stderr
+    run_program(tmp_path, X64_PROGRAM, "x64_floats")
