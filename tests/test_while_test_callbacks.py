@@ -89,3 +89,22 @@ def test_a_test_without_callbacks_stays_the_cond_fun():
     (loop,) = while_loops(counted, jnp.float32(1.0), jnp.int32(3))
     assert "cond" not in {equation.primitive.name for equation in loop.params["body_jaxpr"].jaxpr.eqns}
     assert "lt" in {equation.primitive.name for equation in loop.params["cond_jaxpr"].jaxpr.eqns}
+
+
+def widened_by_the_body(k, x):
+    total = jnp.clip(0.5, -10.0, 10.0)  # a weakly typed float32 on entry
+    while THRESHOLDS[k] < 3.5:
+        total = total + x  # a float32 argument: strongly typed, eagerly, from the first iteration
+        k = k + 1
+    return total
+
+
+def test_a_weak_entry_the_body_makes_strong_is_strong_after_the_loop():
+    """Evaluating the test in the body put the body under a lax.cond whose other branch kept the weak
+    entry, and the cond kept the weak type: weakly typed float32 where eager's is strongly typed (a
+    later `* x_bf16` would then have computed in bfloat16 where eager computes in float32)."""
+    args = (jnp.int32(0), jnp.float32(2.0))
+    result = autograph_lite.jit(widened_by_the_body)(*args)
+    expected = widened_by_the_body(*args)
+    assert_same(result, expected)
+    assert not expected.weak_type and not result.weak_type

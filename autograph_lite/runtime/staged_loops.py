@@ -266,13 +266,27 @@ def _testing_in_body(predicate: Callable[..., Any], carry: LoopCarry, loop: Loop
         with paths.runs_when(lambda: going):
             holds = _forbid_appends(construct, location, predicate, *carry.split.rebuild(arrays))
         runs = lambda: jnp.logical_and(going, holds)
-        arrays = lax.cond(holds, lambda a: _forbid_appends(construct, location, _run_body, loop.body, a, carry, predicate, runs),
-                          list, arrays)
-        return arrays, holds
+        weak_in, weak_out = [_weak(value) for value in arrays], list[bool]()
+
+        def ran(entered: list[Any]) -> list[Any]:
+            out = _forbid_appends(construct, location, _run_body, loop.body, entered, carry, predicate, runs)
+            weak_out.extend(_weak(value) for value in out)
+            return out
+
+        arrays = lax.cond(holds, ran, list, arrays)
+        # lax.cond keeps a value weakly typed where one branch does (here the one that does not run the
+        # body): strongly typed where the body made it so, lax.while_loop widens its entry, as it does for
+        # a test with no callback (v = 0.5 entering, then v += x_f32: eager's float32 is strong).
+        return [lax.convert_element_type(value, value.dtype) if was_weak and not weak else value
+                for value, was_weak, weak in zip(arrays, weak_in, weak_out)], holds
 
     arrays, _ = lax.while_loop(lambda carried: carried[1], presenting(iteration, loop.body),
                                (carry.split.arrays, jnp.asarray(True)))
     return arrays
+
+
+def _weak(value: Any) -> bool:
+    return bool(getattr(value, "weak_type", False))
 
 
 def _forbid_appends(construct: str, location: Location, function: Callable[..., Any], *args: Any) -> Any:
