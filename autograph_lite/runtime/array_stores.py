@@ -83,10 +83,7 @@ def _is_basic(part: Any) -> bool:
 def _is_position(part: Any) -> bool:
     """An integer index part (a Python int, or a 0-d integer array, traced or not): it selects one
     position along its axis."""
-    if isinstance(part, bool):
-        return False
-    return isinstance(part, (int, np.integer)) or (
-        isinstance(part, (jax.Array, np.ndarray)) and part.ndim == 0 and np.issubdtype(part.dtype, np.integer))
+    return _integers(part) and np.ndim(part) == 0
 
 
 def _cast(value: Any, dtype: Any) -> Any:

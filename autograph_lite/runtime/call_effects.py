@@ -25,6 +25,7 @@ from .library_mutators import ATTRIBUTE, DELETES, METHOD, Mutation
 from .ownership import OPERATOR_METHODS, kind_name, made_by, mutated_kind, private, refuse, refuse_hook
 from .private_iterators import generator_drawn_privately
 from .store_hooks import attribute_hook, user_hook
+from .values import with_article
 
 # Random number generators: every method but these changes the generator's state.
 _RANDOM_GENERATORS = (
@@ -181,8 +182,7 @@ def check_advance(iterator: Any, drawn_by: str = "next()") -> None:
         return  # outside staged code; or not an iterator, which next() itself refuses
     if made_by(context, iterator) or (drawn_by != "next()" and generator_drawn_privately(iterator)):
         return
-    kind = type(iterator).__name__
-    draw = f"{drawn_by} on {'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}, which advances an iterator"
+    draw = f"{drawn_by} on {with_article(type(iterator).__name__)}, which advances an iterator"
     loop = drawn_by.startswith("a `for`")
     refuse(
         f"has {draw}" if loop else f"calls {draw}", f"this {draw[2:]}," if loop else f"this call of {draw},", context,

@@ -24,7 +24,7 @@ from ..generated_names import RETURN_VALUE
 from .locations import stored_lines
 from .printing import DeferredText
 from .raises import AssignedIfRan
-from .values import type_string
+from .values import type_string, with_article
 
 SHAPE = "the shape differs"
 DTYPE = "the dtype differs"
@@ -204,7 +204,7 @@ def describe(value: Any, *, article: bool = True) -> str:
     inner = ", ".join(type_string(leaf) for leaf in leaves)
     if not article:
         return f"{kind} of ({inner})"
-    return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind} of ({inner})"
+    return f"{with_article(kind)} of ({inner})"
 
 
 def described_apart(first: Any, second: Any) -> tuple[str, str]:

@@ -57,14 +57,21 @@ def setitem(
             _check_not_iterated(session, container)
         return array_stores.store(container, index, value, augmented)
     effects.check_item_assignment(container)
+    store_in_place(container, index, value, augmented, item_from_outside)
+    return container
+
+
+def store_in_place(container: Any, index: Any, value: Any, augmented: str | None, item_from_outside: str | None) -> None:
+    """``container[index] = value`` (or ``augmented``) on a container Python changes where it is, once the
+    container is checked; the item too, where ``item_from_outside`` names it as maybe not the function's
+    own (its in-place operator, ``+=`` on a list, would change it where it is)."""
     if augmented is None:
         container[index] = value
-    else:
-        item = container[index]
-        if item_from_outside is not None:
-            effects.check_in_place_operator(item, augmented, item_of=item_from_outside)
-        container[index] = array_stores.IN_PLACE[augmented](item, value)
-    return container
+        return
+    item = container[index]
+    if item_from_outside is not None:
+        effects.check_in_place_operator(item, augmented, item_of=item_from_outside)
+    container[index] = array_stores.IN_PLACE[augmented](item, value)
 
 
 def _check_not_iterated(session: TraceSession, array: jax.Array) -> None:

@@ -34,11 +34,5 @@ def setitem_nested(
     for key in keys:
         container = container[key]
     effects.check_nested_item_assignment(lambda: root, lambda: container, text)
-    if augmented is None:
-        container[index] = value
-        return root
-    item = container[index]
-    if item_from_outside is not None:
-        effects.check_in_place_operator(item, augmented, item_of=item_from_outside)
-    container[index] = items.augmented(item, value, augmented)
+    items.store_in_place(container, index, value, augmented, item_from_outside)
     return root

@@ -141,6 +141,11 @@ def maybe_undefined(scope: dict[str, Any], name: str, placeholder: bool = False)
     return scope[name] if name in scope else Undefined(name, placeholder)
 
 
+def with_article(noun: str) -> str:
+    """``noun`` after its article, as messages write a type's name: ``a list``, ``an Enumerate``."""
+    return f"{'an' if noun[:1].lower() in ('a', 'e', 'i', 'o', 'u') else 'a'} {noun}"
+
+
 def type_string(value: Any) -> str:
     """A short description of a value's type, as error messages print it (``float32[3]``, ``None``)."""
     if isinstance(value, Undefined):
