@@ -26,11 +26,12 @@ from .names import ANY_SOURCE, NameScanner
 
 _NESTED = (gast.FunctionDef, gast.Lambda)
 _OPAQUE = (gast.AsyncFunctionDef,)
+# Builtins that take every item of the iterable given as their first argument (passes.calls marks a
+# generator expression given to one; the runtime checks the same builtins: call_effects.DRAINING_BUILTINS).
+DRAINING_NAMES = frozenset({"sum", "list", "tuple", "set", "frozenset", "sorted", "min", "max", "dict"})
 # Builtins that draw the generator expression given as their first argument before they return (all of
 # it, or until they stop, leaving the rest unreachable): nothing can draw it later.
-_DRAWN_AT_ONCE = frozenset({
-    "sum", "list", "tuple", "set", "frozenset", "sorted", "min", "max", "dict", "any", "all", "next",
-})
+_DRAWN_AT_ONCE = DRAINING_NAMES | {"any", "all", "next"}
 
 
 def cell_names(function: gast.AST, local_names: frozenset[str], names: NameScanner = ANY_SOURCE) -> frozenset[str]:

@@ -28,13 +28,11 @@ from collections.abc import Callable
 
 import gast
 
+from ..analysis.cells import DRAINING_NAMES
 from ..generated_names import RUNTIME
 from . import effects, nodes
 from .expressions import ExpressionTransformer
 from .facts import ScopeFacts
-
-# Builtins that take every item of the iterable they are given (runtime.call_effects checks the same).
-_DRAINING = frozenset({"sum", "list", "tuple", "set", "frozenset", "sorted", "min", "max", "dict"})
 
 
 def transform(function: gast.AST, facts: ScopeFacts) -> ScopeFacts:
@@ -182,7 +180,7 @@ def _draws_a_generator(call: gast.Call) -> bool:
         return False
     if call.func.id in ("any", "all"):
         return len(call.args) == 1 and not call.keywords and len(call.args[0].generators) == 1
-    return call.func.id in _DRAINING
+    return call.func.id in DRAINING_NAMES
 
 
 def _mark_source(generator: gast.GeneratorExp) -> None:
